@@ -1,0 +1,3 @@
+// Placeholder; replaced by the CLI.
+#include <cstdio>
+int main() { std::puts("tritium " TRITIUM_VERSION); return 0; }

@@ -1,0 +1,251 @@
+#include "ir/verifier.h"
+
+#include <fmt/format.h>
+
+#include <set>
+#include <stdexcept>
+
+namespace tritium::ir {
+namespace {
+
+class Verifier {
+ public:
+  const Module* module;
+  std::vector<std::string> errors;
+  std::vector<std::set<const Value*>> scopes;
+
+  void fail(const Op& op, const std::string& msg) {
+    errors.push_back(fmt::format("{} (line {}): {}", op.name(), op.loc.line, msg));
+  }
+  bool visible(const Value* v) const {
+    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
+      if (it->count(v)) return true;
+    return false;
+  }
+
+  void block(const Block& b, OpKind expected_terminator, bool require_terminator) {
+    scopes.emplace_back();
+    for (auto* a : b.args) scopes.back().insert(a);
+    for (size_t i = 0; i < b.ops.size(); ++i) {
+      const Op& o = *b.ops[i];
+      bool last = i + 1 == b.ops.size();
+      if ((o.info().flags & kTerminator) && !last) fail(o, "terminator is not the last op of its block");
+      op(o);
+      for (auto* r : o.results) scopes.back().insert(r);
+    }
+    if (require_terminator) {
+      if (b.ops.empty() || b.ops.back()->kind != expected_terminator)
+        errors.push_back(fmt::format("region must end with '{}'", op_info(expected_terminator).name));
+    }
+    scopes.pop_back();
+  }
+
+  void same_types(const Op& o) {
+    for (size_t i = 1; i < o.operands.size(); ++i)
+      if (!(o.operands[i]->type == o.operands[0]->type))
+        fail(o, fmt::format("operand types differ: {} vs {}", o.operands[0]->type.str(), o.operands[i]->type.str()));
+  }
+  void result_is(const Op& o, const Type& t) {
+    if (o.results.size() != 1 || !(o.results[0]->type == t))
+      fail(o, fmt::format("result type should be {}", t.str()));
+  }
+  void yields_match(const Op& o, const Block& b, const std::vector<Type>& expected, size_t skip = 0) {
+    if (b.ops.empty()) return;
+    const Op& t = *b.ops.back();
+    if (t.operands.size() != expected.size() + skip) {
+      fail(o, fmt::format("region terminator passes {} values, expected {}", t.operands.size() - skip, expected.size()));
+      return;
+    }
+    for (size_t i = 0; i < expected.size(); ++i)
+      if (!(t.operands[i + skip]->type == expected[i]))
+        fail(o, fmt::format("region value {} has type {}, expected {}", i, t.operands[i + skip]->type.str(),
+                            expected[i].str()));
+  }
+
+  void op(const Op& o) {
+    const OpInfo& info = o.info();
+    int n = static_cast<int>(o.operands.size());
+    if (n < info.min_operands || (info.max_operands >= 0 && n > info.max_operands)) fail(o, "wrong operand count");
+    if (info.num_results >= 0 && static_cast<int>(o.results.size()) != info.num_results) fail(o, "wrong result count");
+    for (auto* v : o.operands)
+      if (!visible(v)) fail(o, fmt::format("operand %{} does not dominate its use", v->id));
+    switch (o.kind) {
+      case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Min: case OpKind::Max:
+        same_types(o);
+        if (o.operands[0]->type.is_ptr) fail(o, "pointer operand");
+        result_is(o, o.operands[0]->type);
+        break;
+      case OpKind::Div:
+        same_types(o);
+        if (!o.operands[0]->type.is_float()) fail(o, "div needs float operands");
+        break;
+      case OpKind::IDiv: case OpKind::And: case OpKind::Or: case OpKind::Xor: case OpKind::Shl: case OpKind::Shr:
+        same_types(o);
+        if (!o.operands[0]->type.is_int()) fail(o, "integer operands required");
+        result_is(o, o.operands[0]->type);
+        break;
+      case OpKind::Rem:
+        same_types(o);
+        result_is(o, o.operands[0]->type);
+        break;
+      case OpKind::Cmp: {
+        same_types(o);
+        result_is(o, o.operands[0]->type.with_scalar(ScalarType::I1));
+        static const std::set<std::string> preds = {"eq", "ne", "lt", "le", "gt", "ge"};
+        if (!preds.count(o.attr_str("pred"))) fail(o, "bad predicate");
+        break;
+      }
+      case OpKind::Neg: case OpKind::Not:
+        result_is(o, o.operands[0]->type);
+        break;
+      case OpKind::Math: {
+        MathFn f = o.math_fn();
+        if (n != math_fn_arity(f)) fail(o, "wrong arity for math function");
+        same_types(o);
+        break;
+      }
+      case OpKind::Select:
+        if (!o.operands[0]->type.is_bool()) fail(o, "select condition must be int1");
+        if (o.operands[0]->type.shape != o.operands[1]->type.shape) fail(o, "select condition shape differs");
+        if (!(o.operands[1]->type == o.operands[2]->type)) fail(o, "select operands differ");
+        break;
+      case OpKind::Cast: case OpKind::Bitcast:
+        if (o.operands[0]->type.shape != o.results[0]->type.shape) fail(o, "shape changes");
+        if (o.kind == OpKind::Bitcast && !o.results[0]->type.is_ptr && !o.operands[0]->type.is_ptr &&
+            bitwidth(o.operands[0]->type.scalar) != bitwidth(o.results[0]->type.scalar))
+          fail(o, "bitcast between different widths");
+        break;
+      case OpKind::AddPtr:
+        if (!o.operands[0]->type.is_ptr || !o.operands[1]->type.is_int()) fail(o, "addptr needs ptr and int");
+        if (o.operands[0]->type.shape != o.operands[1]->type.shape) fail(o, "addptr shapes differ");
+        result_is(o, o.operands[0]->type);
+        break;
+      case OpKind::Splat:
+        if (!o.operands[0]->type.is_scalar()) fail(o, "splat of a tensor");
+        if (!(o.results[0]->type.element() == o.operands[0]->type)) fail(o, "splat element type differs");
+        break;
+      case OpKind::Broadcast: {
+        auto& s = o.operands[0]->type.shape;
+        auto& d = o.results[0]->type.shape;
+        if (s.size() != d.size()) fail(o, "broadcast changes rank");
+        else
+          for (size_t i = 0; i < s.size(); ++i)
+            if (s[i] != d[i] && s[i] != 1) fail(o, "broadcast of a non-1 dimension");
+        break;
+      }
+      case OpKind::ExpandDims: case OpKind::Reshape:
+        if (o.operands[0]->type.numel() != o.results[0]->type.numel()) fail(o, "element count changes");
+        break;
+      case OpKind::Trans: {
+        auto perm = o.attr_ints("perm");
+        auto& s = o.operands[0]->type.shape;
+        if (perm.size() != s.size()) fail(o, "perm rank mismatch");
+        else
+          for (size_t i = 0; i < perm.size(); ++i)
+            if (o.results[0]->type.shape[i] != s[perm[i]]) fail(o, "trans result shape");
+        break;
+      }
+      case OpKind::MakeRange: {
+        int64_t len = o.attr_int("end") - o.attr_int("start");
+        if (len <= 0 || (len & (len - 1))) fail(o, "range length must be a positive power of two");
+        result_is(o, Type::tensor(ScalarType::I32, {len}));
+        break;
+      }
+      case OpKind::Load:
+        if (!o.operands[0]->type.is_ptr) fail(o, "load needs a pointer");
+        else if (!(o.results[0]->type == o.operands[0]->type.with_scalar(o.operands[0]->type.scalar)))
+          fail(o, "load result type differs from pointee");
+        if (n >= 2 && (!o.operands[1]->type.is_bool() || o.operands[1]->type.shape != o.operands[0]->type.shape))
+          fail(o, "load mask must be int1 of the pointer's shape");
+        if (n == 3 && !(o.operands[2]->type == o.results[0]->type)) fail(o, "load other type differs");
+        break;
+      case OpKind::Store:
+        if (!o.operands[0]->type.is_ptr) fail(o, "store needs a pointer");
+        else if (!(o.operands[1]->type == o.operands[0]->type.with_scalar(o.operands[0]->type.scalar)))
+          fail(o, "stored value type differs from pointee");
+        if (n == 3 && (!o.operands[2]->type.is_bool() || o.operands[2]->type.shape != o.operands[0]->type.shape))
+          fail(o, "store mask must be int1 of the pointer's shape");
+        break;
+      case OpKind::Dot: {
+        auto& a = o.operands[0]->type.shape;
+        auto& b = o.operands[1]->type.shape;
+        auto& c = o.operands[2]->type.shape;
+        if (a.size() < 2 || a.size() != b.size() || a.size() != c.size()) { fail(o, "dot ranks"); break; }
+        size_t r = a.size();
+        if (a[r - 1] != b[r - 2] || c[r - 2] != a[r - 2] || c[r - 1] != b[r - 1]) fail(o, "dot shapes");
+        if (o.operands[0]->type.scalar != o.operands[1]->type.scalar) fail(o, "dot operand dtypes differ");
+        result_is(o, o.operands[2]->type);
+        break;
+      }
+      case OpKind::Reduce: case OpKind::Scan: {
+        if (o.regions.size() != 1) { fail(o, "needs one combine region"); break; }
+        int axis = static_cast<int>(o.attr_int("axis"));
+        for (auto* v : o.operands)
+          if (axis < 0 || axis >= v->type.rank()) fail(o, "axis out of range");
+        std::vector<Type> elems;
+        for (auto* v : o.operands) elems.push_back(v->type.element());
+        block(o.body(), OpKind::Yield, true);
+        yields_match(o, o.body(), elems);
+        break;
+      }
+      case OpKind::For: {
+        if (o.regions.size() != 1) { fail(o, "for needs one region"); break; }
+        for (int i = 0; i < 3; ++i)
+          if (!o.operands[i]->type.is_int() || !o.operands[i]->type.is_scalar()) fail(o, "loop bounds must be scalar ints");
+        std::vector<Type> it;
+        for (auto* r : o.results) it.push_back(r->type);
+        if (o.body().args.size() != it.size() + 1) fail(o, "body argument count");
+        block(o.body(), OpKind::Yield, true);
+        yields_match(o, o.body(), it);
+        break;
+      }
+      case OpKind::If: {
+        if (!o.operands[0]->type.is_bool() || !o.operands[0]->type.is_scalar()) fail(o, "if condition must be scalar int1");
+        std::vector<Type> rt;
+        for (auto* r : o.results) rt.push_back(r->type);
+        for (auto& reg : o.regions) {
+          block(reg->block, OpKind::Yield, true);
+          yields_match(o, reg->block, rt);
+        }
+        break;
+      }
+      case OpKind::While: {
+        if (o.regions.size() != 2) { fail(o, "while needs two regions"); break; }
+        std::vector<Type> before, after;
+        for (auto* v : o.operands) before.push_back(v->type);
+        for (auto* r : o.results) after.push_back(r->type);
+        block(o.body(0), OpKind::Condition, true);
+        yields_match(o, o.body(0), after, 1);
+        block(o.body(1), OpKind::Yield, true);
+        yields_match(o, o.body(1), before);
+        break;
+      }
+      case OpKind::Call: {
+        if (module && !module->find(o.attr_str("callee"))) fail(o, "unknown callee " + o.attr_str("callee"));
+        break;
+      }
+      default:
+        for (auto& reg : o.regions) block(reg->block, OpKind::Yield, false);
+        break;
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<std::string> verify(const Function& fn, const Module* module) {
+  Verifier v;
+  v.module = module;
+  v.block(fn.body, OpKind::Return, false);
+  return v.errors;
+}
+
+void verify_or_throw(const Function& fn, const Module* module) {
+  auto errs = verify(fn, module);
+  if (errs.empty()) return;
+  std::string msg = "internal compiler error: invalid IR in @" + fn.name + ":";
+  for (auto& e : errs) msg += "\n  " + e;
+  throw std::logic_error(msg);
+}
+
+}  // namespace tritium::ir
