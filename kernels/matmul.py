@@ -5,9 +5,8 @@ Shapes and dtypes
     B: [K, N] with strides (stride_bk, stride_bn).
     C: [M, N] with strides (stride_cm, stride_cn).
     A and B share one dtype: fp16, bf16 or fp32 (fp32 operands use tf32 where the
-    target has it, as tl.dot does by default), or int8 (int32 accumulator). The
-    accumulator is fp32 for float operands and the result is rounded to C's
-    element type.
+    target has it, as tl.dot does by default). The accumulator is fp32 and the
+    result is rounded to C's element type (C may be fp16, bf16 or fp32).
 
 Algorithm
     Each program computes one BLOCK_M x BLOCK_N tile of C, looping over K in

@@ -6,6 +6,10 @@ cmake_policy(SET CMP0009 NEW)
 file(GLOB_RECURSE NEW_GLOB LIST_DIRECTORIES false "/work/main/src/*.cpp")
 set(OLD_GLOB
   "/work/main/src/cli/main.cpp"
+  "/work/main/src/frontend/lexer.cpp"
+  "/work/main/src/frontend/signature.cpp"
+  "/work/main/src/frontend/source.cpp"
+  "/work/main/src/frontend/value.cpp"
   "/work/main/src/ir/builder.cpp"
   "/work/main/src/ir/dtype.cpp"
   "/work/main/src/ir/ir.cpp"

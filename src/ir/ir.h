@@ -25,17 +25,14 @@
 
 #include "ir/types.h"
 
-namespace tritium::frontend { class Source; }
+#include "frontend/source.h"
 
 namespace tritium::ir {
 
-/// Source location: the Source it came from (for diagnostics with the source line),
-/// 1-based line and column. line == 0 means unknown.
-struct Loc {
-  std::shared_ptr<const frontend::Source> src;
-  int line = 0;
-  int col = 0;
-};
+/// Source location of an op: the frontend's SrcLoc (file pointer, 1-based line and
+/// column; line 0 = unknown). The Source must outlive the IR (the compiled kernel keeps
+/// its SourceRef), so backend refusals can print `frontend::CompileError(op.loc, msg)`.
+using Loc = frontend::SrcLoc;
 
 enum class OpKind : uint16_t {
 #define OP(e, n, mino, maxo, nres, flags) e,

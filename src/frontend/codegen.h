@@ -1,0 +1,34 @@
+// AST → IR code generation for one kernel specialization (the counterpart of upstream
+// Triton's code_generator.py): binds names, evaluates constexprs, unrolls static_range,
+// resolves static if/else, emits structured control flow for dynamic ones, and emits one
+// ir::Function per (jit function, argument types) with `call` ops to helpers (inlined by
+// the "inline" pass).
+#pragma once
+#include <string>
+
+#include "frontend/ast.h"
+#include "frontend/signature.h"
+#include "ir/ir.h"
+
+namespace tritium::frontend {
+
+struct GenOptions {
+  bool debug = false;     // tl.device_assert active
+  int num_warps = 4;      // visible to kernels? (not in Triton's language) — kept for completeness
+  int num_stages = 3;
+};
+
+/// Generates IR for kernel `kernel_name` of `module` specialized by `spec`.
+/// The result holds the kernel (is_kernel = true, first function) and every jit helper
+/// it calls. The kernel's parameters are the non-constexpr parameters, in order (pointer
+/// → ptr<dtype>, scalar → its dtype; ints specialized equal to 1 are still parameters but
+/// their uses see the constant 1).
+/// Throws CompileError (file:line:col + source line + caret) for every user error.
+ir::Module generate_ir(const Module& module, const std::string& kernel_name, const Specialization& spec,
+                       const GenOptions& options = {});
+
+/// Names of every top-level function of `module` decorated as a jit kernel
+/// (`@triton.jit`, `@jit`, `@triton.jit(...)`, possibly under autotune/heuristics).
+std::vector<std::string> jit_function_names(const Module& module);
+
+}  // namespace tritium::frontend

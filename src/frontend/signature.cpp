@@ -1,0 +1,138 @@
+#include "frontend/signature.h"
+
+#include <cctype>
+#include <stdexcept>
+
+namespace tritium::frontend {
+namespace {
+
+std::string trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\n");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t\n");
+  return s.substr(b, e - b + 1);
+}
+
+bool parse_int(const std::string& s, int64_t* out) {
+  if (s.empty()) return false;
+  size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  if (i == s.size()) return false;
+  for (size_t j = i; j < s.size(); ++j)
+    if (!std::isdigit(static_cast<unsigned char>(s[j]))) return false;
+  try {
+    *out = std::stoll(s);
+  } catch (...) {
+    return false;
+  }
+  return true;
+}
+
+bool parse_float(const std::string& s, double* out) {
+  try {
+    size_t pos = 0;
+    *out = std::stod(s, &pos);
+    return pos == s.size();
+  } catch (...) {
+    return false;
+  }
+}
+
+ArgSpec parse_entry(const std::string& raw) {
+  std::string e = trim(raw);
+  if (e.empty()) throw std::invalid_argument("empty signature entry");
+  ArgSpec a;
+  if (e == "True" || e == "False" || e == "true" || e == "false") {
+    a.kind = ArgSpec::Kind::Constexpr;
+    a.value = (e == "True" || e == "true");
+    return a;
+  }
+  int64_t iv;
+  double fv;
+  if (parse_int(e, &iv)) {
+    a.kind = ArgSpec::Kind::Constexpr;
+    a.value = iv;
+    return a;
+  }
+  if (std::isdigit(static_cast<unsigned char>(e[0])) || e[0] == '-' || e[0] == '.') {
+    if (parse_float(e, &fv)) {
+      a.kind = ArgSpec::Kind::Constexpr;
+      a.value = fv;
+      return a;
+    }
+  }
+  std::string body = e;
+  std::string attr;
+  if (auto c = e.find(':'); c != std::string::npos) {
+    body = trim(e.substr(0, c));
+    attr = trim(e.substr(c + 1));
+  }
+  bool ptr = !body.empty() && body[0] == '*';
+  if (ptr) body = trim(body.substr(1));
+  auto t = ir::parse_scalar_type(body);
+  if (!t) throw std::invalid_argument("unknown type '" + body + "' in signature entry '" + e + "'");
+  a.kind = ptr ? ArgSpec::Kind::Pointer : ArgSpec::Kind::Scalar;
+  a.dtype = *t;
+  if (!attr.empty()) {
+    if (attr == "16") {
+      a.divisibility = 16;
+    } else if (attr == "1" && !ptr && ir::is_int(*t)) {
+      a.equal_to_1 = true;
+    } else {
+      throw std::invalid_argument("bad attribute ':" + attr + "' in signature entry '" + e +
+                                  "' (expected :16, or :1 on an integer)");
+    }
+    if (a.divisibility == 16 && !ptr && !ir::is_int(*t))
+      throw std::invalid_argument("':16' applies to pointers and integers only, in '" + e + "'");
+  }
+  return a;
+}
+
+}  // namespace
+
+std::string ArgSpec::str() const {
+  switch (kind) {
+    case Kind::Pointer:
+      return "*" + std::string(ir::short_name(dtype)) + (divisibility == 16 ? ":16" : "");
+    case Kind::Scalar:
+      return std::string(ir::short_name(dtype)) + (divisibility == 16 ? ":16" : "") + (equal_to_1 ? ":1" : "");
+    case Kind::Constexpr:
+      if (auto* i = std::get_if<int64_t>(&value)) return std::to_string(*i);
+      if (auto* d = std::get_if<double>(&value)) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.17g", *d);
+        std::string s = buf;
+        if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+        return s;
+      }
+      if (auto* b = std::get_if<bool>(&value)) return *b ? "True" : "False";
+      return "'" + std::get<std::string>(value) + "'";
+  }
+  return "?";
+}
+
+std::string Specialization::str() const {
+  std::string s;
+  for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i].str();
+  for (auto& [n, a] : named) s += (s.empty() ? "" : ", ") + n + "=" + a.str();
+  return s;
+}
+
+std::vector<ArgSpec> parse_signature(const std::string& text) {
+  std::vector<ArgSpec> out;
+  std::string cur;
+  int depth = 0;
+  for (char c : text) {
+    if (c == '(' || c == '[') ++depth;
+    if (c == ')' || c == ']') --depth;
+    if (c == ',' && depth == 0) {
+      out.push_back(parse_entry(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!trim(cur).empty() || !out.empty()) out.push_back(parse_entry(cur));
+  return out;
+}
+
+}  // namespace tritium::frontend

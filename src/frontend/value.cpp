@@ -1,0 +1,28 @@
+#include "frontend/value.h"
+
+#include <fmt/format.h>
+
+namespace tritium::frontend {
+
+std::string CValue::describe() const {
+  switch (kind) {
+    case Kind::Tensor: return tensor ? tensor->type.str() : "tensor";
+    case Kind::Int: return is_u64 ? fmt::format("constexpr int {}", u) : fmt::format("constexpr int {}", i);
+    case Kind::Float: return fmt::format("constexpr float {}", f);
+    case Kind::Bool: return b ? "constexpr True" : "constexpr False";
+    case Kind::None: return "None";
+    case Kind::Str: return "constexpr str '" + s + "'";
+    case Kind::DType: return "dtype " + dtype.str();
+    case Kind::Tuple: return fmt::format("tuple of {}", elems.size());
+    case Kind::JitFn: return "jit function " + (fn ? fn->name : std::string("?"));
+    case Kind::Builtin: return "builtin " + s;
+    case Kind::Namespace: return "module " + s;
+    case Kind::Method: return "method " + s;
+    case Kind::Slice: return "slice";
+    case Kind::Ellipsis: return "Ellipsis";
+    case Kind::Lambda: return "lambda";
+  }
+  return "?";
+}
+
+}  // namespace tritium::frontend

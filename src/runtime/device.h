@@ -1,0 +1,63 @@
+// The one narrow interface every runtime implements (cpu now; cuda, opencl, metal,
+// msl-emu later), in the spirit of ggml's backend vtable: allocation, copies, compile,
+// load, launch, synchronize, properties. Optional entries say so.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+#include "runtime/kernel_abi.h"
+
+namespace tritium::runtime {
+
+/// Options that change generated code (part of every cache key).
+struct CodegenOptions {
+  bool portable_numerics = false;  // contraction off, canonical orders (ARCHITECTURE.md)
+  bool debug = false;              // device_assert active
+  int num_warps = 4;
+  int num_stages = 3;
+};
+
+/// A device allocation. `ptr` is the device address passed to kernels.
+struct DeviceBuffer {
+  void* ptr = nullptr;
+  size_t bytes = 0;
+};
+
+/// A kernel loaded on a device, ready to launch.
+class LoadedKernel {
+ public:
+  virtual ~LoadedKernel() = default;
+  /// Launches the kernel over `grid` with one slot per non-constexpr parameter and waits
+  /// for completion (the CPU runtime is synchronous). Throws std::runtime_error on failure
+  /// (e.g. a failed device_assert, reported with kernel, file:line and program id).
+  virtual void launch(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args) = 0;
+  /// Generated source (C++ for cpu), for --emit and debugging.
+  virtual const std::string& source() const = 0;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  /// Backend name: "cpu", "cuda", ...
+  virtual std::string name() const = 0;
+  /// Human-readable description (processor name, cores, compiler).
+  virtual std::string description() const = 0;
+  virtual DeviceBuffer alloc(size_t bytes) = 0;
+  virtual void free(DeviceBuffer& b) = 0;
+  virtual void copy_in(DeviceBuffer& dst, const void* src, size_t bytes, size_t offset = 0) = 0;
+  virtual void copy_out(void* dst, const DeviceBuffer& src, size_t bytes, size_t offset = 0) = 0;
+  /// Compiles the (fully inlined) kernel `fn` of the IR and loads it. Uses the on-disk
+  /// cache when possible. Throws frontend::CompileError for constructs the backend refuses.
+  virtual std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) = 0;
+  virtual void synchronize() = 0;
+};
+
+/// The CPU device (always available).
+std::unique_ptr<Device> make_cpu_device();
+
+}  // namespace tritium::runtime
