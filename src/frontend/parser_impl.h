@@ -1,0 +1,133 @@
+// Private: the recursive-descent parser shared by parser.cpp (module level and top-level
+// recovery), parser_stmt.cpp (statements) and parser_expr.cpp (expressions).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "frontend/lexer.h"
+#include "frontend/source.h"
+
+namespace tritium::frontend::detail {
+
+/// Recursive-descent parser over a token vector. Every parse_* method throws CompileError on a
+/// syntax error; recovery happens only in parse_module (parser.cpp).
+class Parser {
+ public:
+  /// Tokenizes `src` (throws on fatal tokenization errors).
+  explicit Parser(SourceRef src);
+
+  /// Lenient module parse (see parser.h).
+  Module parse_module();
+  /// Strict parse of all statements up to the end of file.
+  StmtList parse_all_statements();
+  /// Strict parse of a single expression filling the whole input.
+  ExprPtr parse_whole_expression();
+
+  // ---- token access ------------------------------------------------------------------------
+  const Token& cur() const { return toks_[pos_]; }
+  const Token& peek(size_t k = 1) const { return toks_[std::min(pos_ + k, toks_.size() - 1)]; }
+  bool at(Tok k) const { return cur().kind == k; }
+  bool at_name(std::string_view id) const { return at(Tok::Name) && cur().text == id; }
+  /// Consumes the current token if it is `k`.
+  bool accept(Tok k);
+  /// Consumes the current token, which must be `k`, else throws "expected ...".
+  const Token& expect(Tok k);
+  const Token& advance();
+  /// End offset of the last consumed token that is not NEWLINE/INDENT/DEDENT.
+  uint32_t prev_end() const;
+  [[noreturn]] void error(const Token& t, const std::string& msg) const;
+  [[noreturn]] void error_at(SrcLoc loc, const std::string& msg) const;
+  /// Throws the standard "invalid syntax" style error for the current token.
+  [[noreturn]] void unexpected() const;
+
+  template <class T>
+  std::unique_ptr<T> make(SrcLoc loc) { return std::make_unique<T>(loc); }
+  template <class T>
+  std::unique_ptr<T> finish(std::unique_ptr<T> n) { n->end_offset = prev_end(); return n; }
+
+  // ---- expressions (parser_expr.cpp) -------------------------------------------------------
+  bool starts_expression(Tok k) const;
+  ExprPtr expression();             ///< test: lambda | disjunction ['if' disjunction 'else' expression]
+  ExprPtr named_expression();       ///< expression [':=' expression] (target must be a name)
+  ExprPtr star_named_expression();  ///< '*' bitor | named_expression
+  ExprPtr star_expression();        ///< '*' bitor | expression
+  ExprPtr star_expressions();       ///< star_expression (',' star_expression)* [','] → Tuple if comma
+  ExprPtr yield_expression();       ///< 'yield' ['from' expression | star_expressions]
+  ExprPtr disjunction();
+  ExprPtr conjunction();
+  ExprPtr inversion();
+  ExprPtr comparison();
+  ExprPtr bitor_expr();
+  ExprPtr bitxor_expr();
+  ExprPtr bitand_expr();
+  ExprPtr shift_expr();
+  ExprPtr sum_expr();
+  ExprPtr term();
+  ExprPtr factor();
+  ExprPtr power();
+  ExprPtr await_primary();
+  ExprPtr primary();
+  ExprPtr atom();
+  ExprPtr strings();
+  ExprPtr paren_atom();
+  ExprPtr bracket_atom();
+  ExprPtr brace_atom();
+  ExprPtr lambda_expr();
+  ExprPtr slices();
+  ExprPtr slice_item();
+  /// Parses call arguments after '(' up to and including ')'.
+  void call_arguments(ExprList& args, std::vector<Keyword>& keywords, bool allow_genexp);
+  /// Parses `for ... in ... if ...` clauses (at least one).
+  std::vector<Comprehension> comprehension_clauses();
+  /// Target list for `for` / comprehensions: star_target (',' star_target)* → Tuple if comma.
+  ExprPtr target_list();
+  /// Parameters of a def (after '(' up to and including ')') or lambda (up to ':').
+  std::vector<Param> parameters(bool is_lambda);
+
+  // ---- target validation -------------------------------------------------------------------
+  /// Checks that `e` can be assigned to (Name/Attribute/Subscript/Tuple/List/Starred).
+  void check_assign_target(const Expr& e, const char* context) const;
+  /// Checks a single (non-tuple) target for augmented / annotated assignment.
+  void check_single_target(const Expr& e, const char* context) const;
+  /// Checks a `del` target.
+  void check_del_target(const Expr& e) const;
+
+  // ---- statements (parser_stmt.cpp) --------------------------------------------------------
+  /// Parses one statement line (compound statement or `;`-separated simple statements).
+  void statement(StmtList& out);
+  /// Parses simple statements up to and including NEWLINE.
+  void simple_statements(StmtList& out);
+  StmtPtr simple_statement();
+  StmtPtr expression_statement();
+  StmtPtr import_statement();
+  StmtPtr from_import_statement();
+  /// Parses a block after ':' — an indented suite or simple statements on the same line.
+  StmtList block();
+  StmtPtr if_statement(bool is_elif);
+  StmtPtr for_statement(SrcLoc start, bool is_async);
+  StmtPtr while_statement();
+  StmtPtr with_statement(SrcLoc start, bool is_async);
+  StmtPtr try_statement();
+  ExprList decorators();
+  /// Parses `[async] def ...` after the decorators. With `recover`, a body that fails to
+  /// parse is recorded in parse_error and skipped instead of throwing.
+  std::unique_ptr<FunctionDef> function_def(ExprList decos, SrcLoc start, bool recover);
+  StmtPtr class_def(ExprList decos, SrcLoc start);
+  std::string dotted_name();
+
+  // ---- recovery (parser.cpp) ---------------------------------------------------------------
+  /// Index just past the logical statement starting at token index `i` (including its
+  /// indented block, decorator lines and elif/else/except/finally clauses).
+  size_t skip_statement(size_t i) const;
+  /// Index just past the INDENT ... DEDENT block starting at token index `i` (an INDENT).
+  size_t skip_block(size_t i) const;
+
+  SourceRef src_;
+  std::vector<Token> toks_;
+  size_t pos_ = 0;
+};
+
+}  // namespace tritium::frontend::detail
