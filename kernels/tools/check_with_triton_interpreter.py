@@ -39,6 +39,34 @@ INTERPRET = os.environ.get("TRITON_INTERPRET", "0") == "1"
 DEVICE = "cpu" if INTERPRET else "cuda"
 
 
+def _fix_interpreter_scalar_index():
+    """Work around Triton 3.6's interpreter under NumPy >= 2.5.
+
+    The interpreter holds scalars as 1-element arrays and implements
+    ``tensor.__index__`` (used by ``range(lo, hi, step)`` with runtime bounds) as
+    ``int(array)``, which NumPy 2.5 rejects for arrays with ndim > 0 ("only
+    0-dimensional arrays can be converted to Python scalars"). Re-register it with
+    ``.item()``, which accepts any 1-element array; semantics are unchanged.
+    """
+    try:
+        import triton.runtime.interpreter as interp
+    except ImportError:
+        return
+    orig = getattr(interp, "_patch_lang_tensor", None)
+    if orig is None:
+        return
+
+    def patched(tensor, scope):
+        orig(tensor, scope)
+        scope.set_attr(tensor, "__index__", lambda self: int(self.handle.data.item()))
+
+    interp._patch_lang_tensor = patched
+
+
+if INTERPRET:
+    _fix_interpreter_scalar_index()
+
+
 def load_kernels(name):
     """Import kernels/<name>.py as a module (triton.jit needs a real source file)."""
     path = os.path.join(KERNEL_DIR, name + ".py")
@@ -148,7 +176,13 @@ class Checker:
     def __init__(self, refs):
         self.refs = refs            # list of (name, refs object)
         self.failures = []
+        self.skipped = []
+        self.failed_cases = set()
         self.cases = 0
+
+    def skip(self, case, why):
+        print(f"  skip {case}: {why}")
+        self.skipped.append(case)
 
     def compare(self, case, what, got, want, atol, rtol):
         got = got.detach().to("cpu", torch.float64)
@@ -161,6 +195,7 @@ class Checker:
         print(f"  {status} {case:<52} {what:<14} max|err| {worst:.3e}  (atol {atol:g}, rtol {rtol:g})")
         if not ok:
             self.failures.append(f"{case} {what}")
+            self.failed_cases.add(case)
 
     def run(self, case, fn):
         self.cases += 1
@@ -170,6 +205,12 @@ class Checker:
             traceback.print_exc()
             print(f"  FAIL {case}: exception")
             self.failures.append(f"{case} (exception)")
+            self.failed_cases.add(case)
+
+
+# Triton's interpreter stores bf16 as uint16 and its tl.dot multiplies the raw bit
+# patterns (upstream issue triton-lang/triton#11584: bf16 dot "not supported yet").
+INTERP_BF16_DOT = "bf16 tl.dot is unsupported by the upstream interpreter"
 
 
 def f64(t):
@@ -305,6 +346,8 @@ def check_all(ck, only):
 
         def matmul(case, M, N, K, bm, bn, bk, group, dtype=torch.float16, out_dtype=None,
                    b_transposed=False):
+            if INTERPRET and dtype == torch.bfloat16:
+                return ck.skip(case, INTERP_BF16_DOT)
             out_dtype = out_dtype or dtype
             a = randn(M, K, dtype=dtype, seed=12)
             if b_transposed:   # B given as a [N, K] buffer viewed transposed
@@ -332,6 +375,8 @@ def check_all(ck, only):
                lambda c: matmul(c, 65, 33, 17, 16, 16, 16, 2, out_dtype=torch.float32))
         ck.run("matmul 77x91x40 fp32 32/64/16 G3 B^T",
                lambda c: matmul(c, 77, 91, 40, 32, 64, 16, 3, torch.float32, b_transposed=True))
+        ck.run("matmul 512x384x256 fp16 128/128/32 G8",
+               lambda c: matmul(c, 512, 384, 256, 128, 128, 32, 8))
         ck.run("matmul 64x48x96 bf16 32/16/32 G1",
                lambda c: matmul(c, 64, 48, 96, 32, 16, 32, 1, torch.bfloat16))
 
@@ -340,6 +385,8 @@ def check_all(ck, only):
         m = load_kernels("flash_attention")
 
         def attention(case, Z, H, N, D, causal, bm, bn, dtype=torch.float16, transposed=False):
+            if INTERPRET and dtype == torch.bfloat16:
+                return ck.skip(case, INTERP_BF16_DOT)
             if transposed:   # [Z, N, H, D] buffers viewed as [Z, H, N, D]: non-trivial strides
                 q, k, v = (randn(Z, N, H, D, dtype=dtype, seed=s).transpose(1, 2)
                            for s in (14, 15, 16))
@@ -377,6 +424,8 @@ def check_all(ck, only):
                                                   transposed=True))
             ck.run(f"attn 1x1x50 D64 {cs} fp32 32/16",
                    lambda c, cz=causal: attention(c, 1, 1, 50, 64, cz, 32, 16, torch.float32))
+            ck.run(f"attn 1x4x1000 D128 {cs} fp16 128/64",
+                   lambda c, cz=causal: attention(c, 1, 4, 1000, 128, cz, 128, 64))
             ck.run(f"attn 1x1x5 D64 {cs} fp16 16/16 short",
                    lambda c, cz=causal: attention(c, 1, 1, 5, 64, cz, 16, 16))
 
@@ -395,7 +444,8 @@ def main():
           f"references: {', '.join(n for n, _ in refs)}")
     ck = Checker(refs)
     check_all(ck, set(args.only or []))
-    print(f"{ck.cases} cases, {len(ck.failures)} failed")
+    print(f"{ck.cases} cases: {ck.cases - len(ck.failed_cases) - len(ck.skipped)} passed, "
+          f"{len(ck.failed_cases)} failed, {len(ck.skipped)} skipped")
     for f in ck.failures:
         print("  failed:", f)
     return 1 if ck.failures else 0

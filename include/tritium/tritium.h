@@ -1,0 +1,439 @@
+// tritium — the public C++ API.
+//
+// Load a file (or string) of Triton-language kernels, pick a kernel, specialize it with an
+// AOT signature, compile it for a device, allocate buffers, launch on a grid, copy back:
+//
+//   #include <tritium/tritium.h>
+//
+//   tritium::Module mod = tritium::Module::from_file("vector_add.py");
+//   tritium::Kernel add = mod.kernel("add_kernel");
+//   tritium::Device dev = tritium::Device::get();            // best backend present
+//   tritium::CompiledKernel k = add.compile(dev, "*fp32:16, *fp32:16, *fp32:16, i32, 1024");
+//
+//   std::vector<float> x(n, 1.f), y(n, 2.f);
+//   tritium::Buffer bx = dev.upload(x), by = dev.upload(y), bz = dev.alloc(n * sizeof(float));
+//   k.launch({(n + 1023) / 1024}, {bx, by, bz, n});           // grid (x[, y[, z]]), then args
+//   std::vector<float> z = bz.download<float>();
+//
+// Signatures follow Triton's AOT convention (triton.tools.compile): one comma-separated entry
+// per kernel parameter, in order — "*fp32" a pointer to fp32, "*fp16:16" a pointer whose
+// address is a multiple of 16 bytes, "i32" an int32 scalar, "i32:16" an int32 multiple of 16,
+// "i64:1" an int64 equal to 1, "fp32" a float scalar, and a bare value ("1024", "0.5", "True")
+// for a `tl.constexpr` parameter. Trailing constexpr parameters with defaults may be left out.
+//
+// Every failure is reported by throwing tritium::Error (or its subclass CompileError for
+// diagnostics that point into kernel source). Nothing here aborts the process.
+//
+// Thread safety: Module, Kernel and Device handles may be shared between threads; compile()
+// is safe to call concurrently (the in-memory cache is locked). Launches and copies on one
+// device should be serialized by the caller.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+namespace tritium::runtime {
+class Device;
+}  // namespace tritium::runtime
+
+namespace tritium {
+
+/// The library version, "MAJOR.MINOR.PATCH" (e.g. "0.1.0").
+std::string version();
+
+// ------------------------------------------------------------------------------------------
+// Errors
+// ------------------------------------------------------------------------------------------
+
+/// What went wrong, coarsely; the message says exactly what.
+enum class ErrorKind {
+  Compile,    ///< the kernel source is wrong or unsupported (a CompileError, with location)
+  Signature,  ///< the signature / constexpr values do not fit the kernel's parameters
+  Argument,   ///< launch arguments do not fit the compiled specialization
+  NotFound,   ///< no such kernel, backend or file
+  Device,     ///< allocation, copy, backend compilation or launch failed on the device
+  Usage,      ///< an invalid option or argument value (e.g. num_warps = 3, copy past the end)
+  Internal,   ///< a bug in tritium (e.g. invalid IR produced by a pass); please report it
+};
+
+/// Every error the API throws. what() is the full, human-readable message.
+class Error : public std::runtime_error {
+ public:
+  /// An error of `kind` with message `message`.
+  Error(ErrorKind kind, const std::string& message);
+  /// The error category.
+  ErrorKind kind() const { return kind_; }
+
+ private:
+  ErrorKind kind_;
+};
+
+/// A diagnostic that points into kernel source. what() is the full diagnostic:
+///
+///     FILE:LINE:COL: error: MESSAGE
+///         <source line>
+///         <caret under COL>
+class CompileError : public Error {
+ public:
+  /// `diagnostic` is the full text above; the rest are its parts (line/col 1-based, 0 = unknown).
+  CompileError(const std::string& diagnostic, std::string file, int line, int col, std::string message);
+  /// Name of the source (file path, or the name given to Module::from_string).
+  const std::string& file() const { return file_; }
+  /// 1-based line of the error (0 when unknown).
+  int line() const { return line_; }
+  /// 1-based column (in bytes) of the error (0 when unknown).
+  int col() const { return col_; }
+  /// The bare message, without location or source line.
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string file_;
+  int line_;
+  int col_;
+  std::string message_;
+};
+
+// ------------------------------------------------------------------------------------------
+// Devices and buffers
+// ------------------------------------------------------------------------------------------
+
+/// A backend known to this build and whether it can be used on this machine.
+struct BackendInfo {
+  std::string name;    ///< "cpu", "interp", "cuda", "opencl", "metal", "msl-emu"
+  bool available;      ///< true when Device::get(name) can succeed here
+  std::string reason;  ///< why it is unavailable (empty when available)
+  std::string summary; ///< one line saying what the backend is
+};
+
+class Device;
+
+/// A block of device memory. Owns the allocation (freed on destruction); movable, not
+/// copyable. Keeps its device alive. Sizes and offsets are in bytes.
+class Buffer {
+ public:
+  /// An empty buffer (no allocation, size 0).
+  Buffer() = default;
+  ~Buffer();
+  Buffer(Buffer&& other) noexcept;
+  Buffer& operator=(Buffer&& other) noexcept;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  /// Size of the allocation in bytes.
+  size_t size() const { return bytes_; }
+  /// True when the buffer holds no allocation (default-constructed or moved from).
+  bool empty() const { return impl_ == nullptr; }
+  /// The device address (what a kernel's pointer argument receives). For the cpu and interp
+  /// backends this is a host address.
+  void* device_ptr() const { return ptr_; }
+  /// Copies `bytes` bytes from host memory `src` into the buffer at byte `offset`.
+  /// Throws Error(Usage) when [offset, offset + bytes) is outside the buffer.
+  void copy_from_host(const void* src, size_t bytes, size_t offset = 0);
+  /// Copies `bytes` bytes at byte `offset` of the buffer to host memory `dst`.
+  /// Throws Error(Usage) when [offset, offset + bytes) is outside the buffer.
+  void copy_to_host(void* dst, size_t bytes, size_t offset = 0) const;
+  /// Copies the whole buffer out as elements of T. Throws Error(Usage) when the size is not a
+  /// multiple of sizeof(T).
+  template <class T>
+  std::vector<T> download() const {
+    static_assert(std::is_trivially_copyable_v<T>, "download<T> needs a trivially copyable T");
+    check_multiple(sizeof(T));
+    std::vector<T> out(bytes_ / sizeof(T));
+    if (!out.empty()) copy_to_host(out.data(), bytes_);
+    return out;
+  }
+  /// Fills the whole buffer with copies of the byte pattern of `value` (e.g. a NaN to poison
+  /// an output). Throws Error(Usage) when the size is not a multiple of sizeof(T).
+  template <class T>
+  void fill(const T& value) {
+    static_assert(std::is_trivially_copyable_v<T>, "fill<T> needs a trivially copyable T");
+    check_multiple(sizeof(T));
+    std::vector<T> v(bytes_ / sizeof(T), value);
+    if (!v.empty()) copy_from_host(v.data(), bytes_);
+  }
+
+ private:
+  friend class Device;
+  friend class Arg;
+  void check_multiple(size_t elem) const;
+  std::shared_ptr<runtime::Device> impl_;
+  void* ptr_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+/// A compute device: a handle to one backend instance (cheap to copy; copies share it).
+/// Device::get returns the same instance for the same backend name within a process.
+class Device {
+ public:
+  /// The device of backend `backend` ("cpu", "interp", ...); "" picks best_backend().
+  /// Throws Error(NotFound) for an unknown name and Error(Device) for a backend that is
+  /// unavailable here (the message gives the reason).
+  static Device get(const std::string& backend = "");
+  /// Every backend of this build, available or not, in a fixed order.
+  static std::vector<BackendInfo> list();
+  /// The first available of cuda, metal, opencl, cpu.
+  static std::string best_backend();
+
+  /// Backend name ("cpu", "interp", ...).
+  std::string name() const;
+  /// Human-readable description (processor, cores, compiler).
+  std::string description() const;
+  /// Allocates `bytes` bytes of uninitialized device memory (bytes may be 0).
+  /// Throws Error(Device) when the allocation fails.
+  Buffer alloc(size_t bytes);
+  /// Allocates a buffer of `bytes` bytes and copies them from host memory `data`.
+  Buffer upload(const void* data, size_t bytes);
+  /// Allocates a buffer holding a copy of `v` (v.size() * sizeof(T) bytes).
+  template <class T>
+  Buffer upload(const std::vector<T>& v) {
+    static_assert(std::is_trivially_copyable_v<T>, "upload<T> needs a trivially copyable T");
+    return upload(v.data(), v.size() * sizeof(T));
+  }
+  /// Waits until all work queued on the device has finished.
+  void synchronize();
+
+  /// The runtime device behind this handle (for tritium's own tools and tests).
+  const std::shared_ptr<runtime::Device>& impl() const { return impl_; }
+  /// Wraps a runtime device (for tritium's own tools and tests).
+  explicit Device(std::shared_ptr<runtime::Device> impl);
+
+ private:
+  std::shared_ptr<runtime::Device> impl_;
+};
+
+// ------------------------------------------------------------------------------------------
+// Launch arguments and grids
+// ------------------------------------------------------------------------------------------
+
+/// One launch argument: a buffer (pointer parameter), an integer or a float (scalar
+/// parameter). Implicit from Buffer, any integer type, bool, float and double, so a launch
+/// reads `k.launch({n}, {buf_x, buf_y, 1024, 0.5f})`.
+///
+/// An Arg refers to a buffer without owning it: the buffer must outlive the launch.
+/// At launch every value is checked against its parameter: a buffer only for a pointer, an
+/// integer for an integer (in range of its dtype; == 1 for "i32:1"; a multiple of 16 for
+/// "i32:16"), an integer or float for a float parameter (rounded to nearest-even into
+/// fp16/bf16/fp32). Mismatches throw Error(Argument) naming the parameter.
+class Arg {
+ public:
+  /// What the argument holds.
+  enum class Kind { Pointer, Int, Float };
+
+  /// A pointer to the start of `b`.
+  Arg(const Buffer& b);  // NOLINT(google-explicit-constructor)
+  /// A pointer `byte_offset` bytes into `b` (byte_offset <= b.size(), else Error(Usage)).
+  static Arg ptr(const Buffer& b, size_t byte_offset);
+  /// An integer (any width or signedness; bool gives 0 or 1).
+  template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
+  Arg(T v) {  // NOLINT(google-explicit-constructor)
+    kind_ = Kind::Int;
+    if constexpr (std::is_unsigned_v<T>) {
+      if (static_cast<uint64_t>(v) > static_cast<uint64_t>(INT64_MAX)) {
+        big_unsigned_ = true;
+        u_ = static_cast<uint64_t>(v);
+        return;
+      }
+    }
+    i_ = static_cast<int64_t>(v);
+  }
+  /// A floating-point value (stored as double; float converts exactly).
+  template <class T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
+  Arg(T v) : kind_(Kind::Float), f_(static_cast<double>(v)) {}  // NOLINT(google-explicit-constructor)
+
+  /// The kind of value held.
+  Kind kind() const { return kind_; }
+  /// Integer value (Kind::Int and not is_big_unsigned()).
+  int64_t int_value() const { return i_; }
+  /// True when the integer is an unsigned value above INT64_MAX (then see uint_value()).
+  bool is_big_unsigned() const { return big_unsigned_; }
+  /// The unsigned value when is_big_unsigned().
+  uint64_t uint_value() const { return u_; }
+  /// Float value (Kind::Float).
+  double float_value() const { return f_; }
+  /// Device address (Kind::Pointer), including the offset.
+  void* pointer() const { return ptr_; }
+  /// The device the pointed-to buffer lives on (Kind::Pointer).
+  const runtime::Device* pointer_device() const { return device_; }
+  /// Bytes from pointer() to the end of the buffer (Kind::Pointer).
+  size_t pointer_extent() const { return extent_; }
+  /// Short description for messages ("buffer of 4096 bytes", "int 7", "float 0.5").
+  std::string describe() const;
+
+ private:
+  Arg() = default;
+  Kind kind_ = Kind::Int;
+  int64_t i_ = 0;
+  uint64_t u_ = 0;
+  bool big_unsigned_ = false;
+  double f_ = 0;
+  void* ptr_ = nullptr;
+  const runtime::Device* device_ = nullptr;
+  size_t extent_ = 0;
+};
+
+/// The launch grid: number of programs along x, y, z (Triton's `grid`). `{n}` is (n, 1, 1),
+/// `{n, m}` is (n, m, 1); any integer types. A zero extent launches nothing; a negative
+/// extent or one above 2^31 - 1 throws Error(Usage) at launch.
+struct Grid {
+  int64_t x = 1, y = 1, z = 1;
+  /// (1, 1, 1).
+  Grid() = default;
+  /// (x, y, z).
+  template <class X, class Y = int, class Z = int,
+            std::enable_if_t<std::is_integral_v<X> && std::is_integral_v<Y> && std::is_integral_v<Z>, int> = 0>
+  Grid(X x_, Y y_ = 1, Z z_ = 1)  // NOLINT(google-explicit-constructor)
+      : x(to_i64(x_)), y(to_i64(y_)), z(to_i64(z_)) {}
+  /// Total programs x*y*z (meaningful once each extent is validated).
+  int64_t count() const { return x * y * z; }
+
+ private:
+  template <class T>
+  static int64_t to_i64(T v) {
+    // Values that do not fit int64 become -1 (rejected at launch as out of range).
+    if constexpr (std::is_unsigned_v<T>) {
+      if (static_cast<uint64_t>(v) > static_cast<uint64_t>(INT64_MAX)) return -1;
+    }
+    return static_cast<int64_t>(v);
+  }
+};
+
+// ------------------------------------------------------------------------------------------
+// Modules, kernels, compiled kernels
+// ------------------------------------------------------------------------------------------
+
+/// Options of one compilation. All but `dump_after`/`dump` are part of the compiled-kernel
+/// cache key.
+struct CompileOptions {
+  int num_warps = 4;               ///< warps per program; a power of two in [1, 64]
+  int num_stages = 3;              ///< software-pipelining depth, >= 0
+  bool portable_numerics = false;  ///< bit-identical results across backends (ARCHITECTURE.md)
+  bool debug = false;              ///< tl.device_assert active
+  /// Pass names after which the IR is dumped ("all" = every pass); unknown names throw
+  /// Error(Usage) listing the valid ones. A compile with dumps bypasses the cache lookup.
+  std::vector<std::string> dump_after;
+  /// Receives (pass name, printed IR) for each dump; when empty, dumps go to stderr.
+  std::function<void(const std::string& pass, const std::string& ir)> dump;
+};
+
+/// A value for a constexpr parameter given by name (int, float, bool or string).
+using ConstexprValue = std::variant<int64_t, double, bool, std::string>;
+
+/// One parameter of a kernel, as declared in the source.
+struct Parameter {
+  std::string name;           ///< the parameter's name
+  bool is_constexpr = false;  ///< annotated `tl.constexpr` (or `constexpr`)
+  bool has_default = false;   ///< has a default value
+  std::string default_text;   ///< the default's source text (e.g. "128"), when has_default
+};
+
+/// One runtime (non-constexpr) parameter of a compiled specialization, in launch order.
+struct ArgInfo {
+  std::string name;          ///< parameter name
+  bool is_pointer = false;   ///< pointer parameter (takes a Buffer)
+  std::string dtype;         ///< element dtype for pointers, value dtype for scalars ("fp32", "i32")
+  int divisibility = 1;      ///< 16 when specialized as a multiple of 16 (bytes for pointers)
+  bool equal_to_1 = false;   ///< integer specialized as the constant 1 ("i32:1")
+};
+
+class Kernel;
+class CompiledKernel;
+namespace detail {
+struct ModuleState;
+struct CompiledState;
+}  // namespace detail
+
+/// A parsed source file. Cheap to copy (copies share the parse and the compile cache).
+/// Only `@triton.jit` / `@jit` functions matter; other top-level code is skipped. Syntax
+/// errors inside one function are reported only when that function is used.
+class Module {
+ public:
+  /// Reads and parses `path`. Throws Error(NotFound) when the file cannot be read and
+  /// CompileError for a tokenization error (unterminated string, bad indentation, ...).
+  static Module from_file(const std::string& path);
+  /// Parses `text`; `name` is the file name diagnostics print. Throws CompileError like from_file.
+  static Module from_string(const std::string& text, const std::string& name = "<string>");
+
+  /// Name of the source (path or the given name).
+  std::string name() const;
+  /// Names of the jit functions in source order (helpers included: any of them can be a kernel).
+  std::vector<std::string> kernel_names() const;
+  /// The jit function `name`. Throws Error(NotFound) listing the kernels found, and
+  /// CompileError when its definition does not parse or has `*args` / `**kwargs`.
+  Kernel kernel(const std::string& name) const;
+
+ private:
+  explicit Module(std::shared_ptr<detail::ModuleState> s) : state_(std::move(s)) {}
+  std::shared_ptr<detail::ModuleState> state_;
+};
+
+/// One jit function of a Module, not yet specialized.
+class Kernel {
+ public:
+  /// The function name.
+  const std::string& name() const { return name_; }
+  /// The declared parameters, in order.
+  const std::vector<Parameter>& parameters() const { return params_; }
+
+  /// Specializes and compiles for `device`. `signature` is an AOT signature (see the top of
+  /// this file); `constexprs` gives constexpr parameters by name (instead of a positional
+  /// entry, or overriding a default). Cached in memory per (kernel, specialization, options,
+  /// device). Throws Error(Signature) when entries and parameters do not fit (naming the
+  /// parameter), CompileError for errors in the kernel, Error(Usage) for bad options,
+  /// Error(Device) when the backend fails to build it.
+  CompiledKernel compile(Device& device, const std::string& signature, const CompileOptions& options = {},
+                         const std::map<std::string, ConstexprValue>& constexprs = {}) const;
+
+  /// The IR of the specialization after the pass pipeline, as text (no device involved;
+  /// `tritium compile --emit ir`). Throws like compile().
+  std::string ir(const std::string& signature, const CompileOptions& options = {},
+                 const std::map<std::string, ConstexprValue>& constexprs = {}) const;
+
+ private:
+  friend class Module;
+  Kernel(std::shared_ptr<detail::ModuleState> m, std::string name, std::vector<Parameter> params)
+      : module_(std::move(m)), name_(std::move(name)), params_(std::move(params)) {}
+  std::shared_ptr<detail::ModuleState> module_;
+  std::string name_;
+  std::vector<Parameter> params_;
+};
+
+/// A kernel compiled for one specialization on one device. Cheap to copy (shared); keeps
+/// its module source and device alive.
+class CompiledKernel {
+ public:
+  /// Kernel name.
+  const std::string& name() const;
+  /// Canonical signature text of the specialization.
+  const std::string& signature() const;
+  /// The backend it was compiled for.
+  std::string backend() const;
+  /// The runtime parameters, in launch order.
+  const std::vector<ArgInfo>& arguments() const;
+  /// The IR after the pass pipeline, as text.
+  const std::string& ir() const;
+  /// The backend's generated source (C++ for cpu; the IR text for interp).
+  const std::string& source() const;
+
+  /// Launches over `grid` with one argument per runtime parameter (arguments(), in order)
+  /// and waits for completion. Throws Error(Argument) naming the parameter when the count,
+  /// a kind, a range, a specialization (:1, :16) or a buffer's device does not fit;
+  /// Error(Usage) for a negative grid; Error(Device) when the launch fails on the device
+  /// (e.g. a failed tl.device_assert in debug mode).
+  void launch(const Grid& grid, const std::vector<Arg>& args) const;
+
+ private:
+  friend class Kernel;
+  explicit CompiledKernel(std::shared_ptr<detail::CompiledState> s) : state_(std::move(s)) {}
+  std::shared_ptr<detail::CompiledState> state_;
+};
+
+}  // namespace tritium

@@ -1,0 +1,176 @@
+// tritium::Device, Buffer and Arg: handles over runtime::Device (registry.h).
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "api/api_internal.h"
+#include "runtime/registry.h"
+
+namespace tritium {
+
+// ---------------------------------------------------------------------------------- Device
+
+Device::Device(std::shared_ptr<runtime::Device> impl) : impl_(std::move(impl)) {
+  if (!impl_) throw Error(ErrorKind::Usage, "tritium::Device needs a runtime device (got null)");
+}
+
+Device Device::get(const std::string& backend) {
+  static std::mutex mu;
+  static std::map<std::string, std::shared_ptr<runtime::Device>> devices;
+  std::string name = backend.empty() ? best_backend() : backend;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = devices.find(name);
+  if (it != devices.end()) return Device(it->second);
+  std::shared_ptr<runtime::Device> dev;
+  try {
+    dev = runtime::create_device(name);
+  } catch (const std::invalid_argument& e) {
+    throw Error(ErrorKind::NotFound, e.what());
+  } catch (...) {
+    detail::rethrow_as_error(ErrorKind::Device, "");
+  }
+  devices.emplace(name, dev);
+  return Device(std::move(dev));
+}
+
+std::vector<BackendInfo> Device::list() {
+  std::vector<BackendInfo> out;
+  for (const runtime::BackendStatus& s : runtime::list_backends())
+    out.push_back(BackendInfo{s.name, s.available, s.reason, s.summary});
+  return out;
+}
+
+std::string Device::best_backend() { return runtime::best_backend(); }
+
+std::string Device::name() const { return impl_->name(); }
+
+std::string Device::description() const { return impl_->description(); }
+
+Buffer Device::alloc(size_t bytes) {
+  Buffer b;
+  runtime::DeviceBuffer db;
+  try {
+    db = impl_->alloc(bytes);
+  } catch (...) {
+    detail::rethrow_as_error(ErrorKind::Device, fmt::format("allocating {} bytes on {}", bytes, impl_->name()));
+  }
+  if (db.ptr == nullptr && bytes != 0)
+    throw Error(ErrorKind::Device, fmt::format("allocating {} bytes on {} failed", bytes, impl_->name()));
+  b.impl_ = impl_;
+  b.ptr_ = db.ptr;
+  b.bytes_ = bytes;
+  return b;
+}
+
+Buffer Device::upload(const void* data, size_t bytes) {
+  Buffer b = alloc(bytes);
+  if (bytes) b.copy_from_host(data, bytes);
+  return b;
+}
+
+void Device::synchronize() {
+  try {
+    impl_->synchronize();
+  } catch (...) {
+    detail::rethrow_as_error(ErrorKind::Device, "synchronize on " + impl_->name());
+  }
+}
+
+// ---------------------------------------------------------------------------------- Buffer
+
+Buffer::~Buffer() {
+  if (!impl_) return;
+  runtime::DeviceBuffer db{ptr_, bytes_};
+  try {
+    impl_->free(db);
+  } catch (...) {
+    // A destructor must not throw; a failed free only leaks.
+  }
+}
+
+Buffer::Buffer(Buffer&& o) noexcept : impl_(std::move(o.impl_)), ptr_(o.ptr_), bytes_(o.bytes_) {
+  o.ptr_ = nullptr;
+  o.bytes_ = 0;
+}
+
+Buffer& Buffer::operator=(Buffer&& o) noexcept {
+  if (this != &o) {
+    Buffer old(std::move(*this));  // frees the current allocation on scope exit
+    impl_ = std::move(o.impl_);
+    ptr_ = o.ptr_;
+    bytes_ = o.bytes_;
+    o.ptr_ = nullptr;
+    o.bytes_ = 0;
+  }
+  return *this;
+}
+
+namespace {
+void check_range(const char* what, size_t bytes, size_t offset, size_t size) {
+  if (offset > size || bytes > size - offset)
+    throw Error(ErrorKind::Usage, fmt::format("{}: bytes [{}, {}) are outside the buffer of {} bytes", what, offset,
+                                              static_cast<unsigned long long>(offset) + bytes, size));
+}
+}  // namespace
+
+void Buffer::copy_from_host(const void* src, size_t bytes, size_t offset) {
+  if (!impl_) throw Error(ErrorKind::Usage, "copy_from_host on an empty buffer");
+  check_range("copy_from_host", bytes, offset, bytes_);
+  if (bytes == 0) return;
+  runtime::DeviceBuffer db{ptr_, bytes_};
+  try {
+    impl_->copy_in(db, src, bytes, offset);
+  } catch (...) {
+    detail::rethrow_as_error(ErrorKind::Device, "copy_from_host");
+  }
+}
+
+void Buffer::copy_to_host(void* dst, size_t bytes, size_t offset) const {
+  if (!impl_) throw Error(ErrorKind::Usage, "copy_to_host on an empty buffer");
+  check_range("copy_to_host", bytes, offset, bytes_);
+  if (bytes == 0) return;
+  runtime::DeviceBuffer db{ptr_, bytes_};
+  try {
+    impl_->copy_out(dst, db, bytes, offset);
+  } catch (...) {
+    detail::rethrow_as_error(ErrorKind::Device, "copy_to_host");
+  }
+}
+
+void Buffer::check_multiple(size_t elem) const {
+  if (elem == 0 || bytes_ % elem != 0)
+    throw Error(ErrorKind::Usage,
+                fmt::format("buffer of {} bytes is not a whole number of {}-byte elements", bytes_, elem));
+}
+
+// ------------------------------------------------------------------------------------- Arg
+
+Arg::Arg(const Buffer& b) : kind_(Kind::Pointer), ptr_(b.ptr_), device_(b.impl_.get()), extent_(b.bytes_) {}
+
+Arg Arg::ptr(const Buffer& b, size_t byte_offset) {
+  if (byte_offset > b.size())
+    throw Error(ErrorKind::Usage,
+                fmt::format("Arg::ptr: offset {} is past the end of a buffer of {} bytes", byte_offset, b.size()));
+  Arg a(b);
+  a.ptr_ = static_cast<char*>(b.ptr_) + byte_offset;
+  a.extent_ = b.size() - byte_offset;
+  return a;
+}
+
+std::string Arg::describe() const {
+  switch (kind_) {
+    case Kind::Pointer:
+      if (!device_) return "an empty buffer";
+      return fmt::format("a buffer of {} bytes", extent_);
+    case Kind::Int:
+      return big_unsigned_ ? fmt::format("int {}", u_) : fmt::format("int {}", i_);
+    case Kind::Float:
+      return fmt::format("float {}", f_);
+  }
+  return "?";
+}
+
+}  // namespace tritium

@@ -1,0 +1,123 @@
+// The backend table (see registry.h).
+#include "runtime/registry.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <sys/stat.h>
+
+namespace tritium::runtime {
+namespace {
+
+bool is_executable(const std::string& path) {
+  struct stat st {};
+  return !path.empty() && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+// Resolves a command name through $PATH (a name containing '/' is taken as a path).
+std::string which(const std::string& name) {
+  if (name.find('/') != std::string::npos) return is_executable(name) ? name : "";
+  const char* path = std::getenv("PATH");
+  if (!path) return "";
+  std::string p = path;
+  size_t start = 0;
+  while (start <= p.size()) {
+    size_t end = p.find(':', start);
+    if (end == std::string::npos) end = p.size();
+    std::string dir = p.substr(start, end - start);
+    if (dir.empty()) dir = ".";
+    std::string cand = dir + "/" + name;
+    if (is_executable(cand)) return cand;
+    start = end + 1;
+  }
+  return "";
+}
+
+struct Backend {
+  const char* name;
+  const char* summary;
+  // Returns "" when available, else the reason.
+  std::function<std::string()> unavailable_reason;
+  std::function<std::unique_ptr<Device>()> factory;  // null until the backend exists
+};
+
+const std::vector<Backend>& table() {
+  static const std::vector<Backend> backends = {
+      {"cpu", "generated C++ compiled by the system compiler, programs spread over the cores",
+       [] { return find_cxx_compiler().empty() ? std::string("no C++ compiler found ($CXX, c++, g++, clang++)") : ""; },
+       [] { return make_cpu_device(); }},
+      {"interp", "the reference IR interpreter (slow; the executable specification)", [] { return std::string(); },
+       [] { return make_interp_device(); }},
+      {"cuda", "NVIDIA GPUs through the driver API and NVRTC",
+       [] { return std::string("not built yet: the CUDA backend is a later issue"); }, nullptr},
+      {"opencl", "OpenCL devices through the ICD loader",
+       [] { return std::string("not built yet: the OpenCL backend is a later issue"); }, nullptr},
+      {"metal", "Apple GPUs through Metal",
+       [] { return std::string("not built yet: the Metal backend is a later issue (and needs an Apple platform)"); },
+       nullptr},
+      {"msl-emu", "generated Metal shading language run on the CPU through an emulation shim (tests)",
+       [] { return std::string("not built yet: the Metal emulation backend is a later issue"); }, nullptr},
+  };
+  return backends;
+}
+
+const Backend& lookup(const std::string& name) {
+  for (const Backend& b : table())
+    if (name == b.name) return b;
+  std::string known;
+  for (const Backend& b : table()) known += (known.empty() ? "" : ", ") + std::string(b.name);
+  throw std::invalid_argument("unknown backend '" + name + "' (known: " + known + ")");
+}
+
+BackendStatus status_of(const Backend& b) {
+  BackendStatus s;
+  s.name = b.name;
+  s.summary = b.summary;
+  s.reason = b.unavailable_reason();
+  if (!b.factory && s.reason.empty()) s.reason = "not built";
+  s.available = s.reason.empty();
+  return s;
+}
+
+}  // namespace
+
+std::string find_cxx_compiler() {
+  if (const char* cxx = std::getenv("CXX"); cxx && *cxx) {
+    // $CXX may carry flags ("ccache g++"); check its first word.
+    std::string first = cxx;
+    first = first.substr(0, first.find(' '));
+    if (std::string w = which(first); !w.empty()) return cxx;
+  }
+#ifdef TRITIUM_CXX_COMPILER
+  if (is_executable(TRITIUM_CXX_COMPILER)) return TRITIUM_CXX_COMPILER;
+#endif
+  for (const char* name : {"c++", "g++", "clang++"})
+    if (std::string w = which(name); !w.empty()) return w;
+  return "";
+}
+
+std::vector<BackendStatus> list_backends() {
+  std::vector<BackendStatus> out;
+  for (const Backend& b : table()) out.push_back(status_of(b));
+  return out;
+}
+
+BackendStatus backend_status(const std::string& name) { return status_of(lookup(name)); }
+
+std::unique_ptr<Device> create_device(const std::string& name) {
+  const Backend& b = lookup(name);
+  BackendStatus s = status_of(b);
+  if (!s.available) throw std::runtime_error("backend '" + name + "' is unavailable: " + s.reason);
+  return b.factory();
+}
+
+std::string best_backend() {
+  for (const char* name : {"cuda", "metal", "opencl", "cpu"})
+    if (backend_status(name).available) return name;
+  return "interp";
+}
+
+}  // namespace tritium::runtime
