@@ -50,6 +50,9 @@ namespace tritium {
 /// The library version, "MAJOR.MINOR.PATCH" (e.g. "0.1.0").
 std::string version();
 
+/// Ceiling division for grids: cdiv(1000, 256) == 4 (Triton's `triton.cdiv`); b must be > 0.
+constexpr int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 // ------------------------------------------------------------------------------------------
 // Errors
 // ------------------------------------------------------------------------------------------

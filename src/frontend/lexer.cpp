@@ -259,6 +259,7 @@ class Lexer {
   }
 
   void continuation() {
+    if (pos_ + 1 >= s_.size()) fatal(static_cast<uint32_t>(pos_), "unexpected end of file after line continuation character");
     size_t len = eol_len(pos_ + 1);
     if (len == 0) {
       emit(Tok::Error, pos_, pos_ + 1).str = "unexpected character after line continuation character";

@@ -8,6 +8,12 @@
 namespace tritium::ir {
 namespace {
 
+constexpr int64_t kNumMathFns = 0
+#define MATH(e, n, arity) +1
+#include "ir/math_fns.def"
+#undef MATH
+    ;
+
 class Verifier {
  public:
   const Module* module;
@@ -53,22 +59,45 @@ class Verifier {
     if (b.ops.empty()) return;
     const Op& t = *b.ops.back();
     if (t.operands.size() != expected.size() + skip) {
-      fail(o, fmt::format("region terminator passes {} values, expected {}", t.operands.size() - skip, expected.size()));
+      fail(o, fmt::format("region terminator passes {} values, expected {}",
+                          static_cast<long>(t.operands.size()) - static_cast<long>(skip), expected.size()));
       return;
     }
     for (size_t i = 0; i < expected.size(); ++i)
-      if (!(t.operands[i + skip]->type == expected[i]))
+      if (t.operands[i + skip] && !(t.operands[i + skip]->type == expected[i]))
         fail(o, fmt::format("region value {} has type {}, expected {}", i, t.operands[i + skip]->type.str(),
                             expected[i].str()));
   }
 
   void op(const Op& o) {
+    try {
+      checked_op(o);
+    } catch (const std::logic_error& e) {  // e.g. an attribute of the wrong kind
+      fail(o, e.what());
+    }
+  }
+
+  void checked_op(const Op& o) {
     const OpInfo& info = o.info();
     int n = static_cast<int>(o.operands.size());
-    if (n < info.min_operands || (info.max_operands >= 0 && n > info.max_operands)) fail(o, "wrong operand count");
-    if (info.num_results >= 0 && static_cast<int>(o.results.size()) != info.num_results) fail(o, "wrong result count");
-    for (auto* v : o.operands)
-      if (!visible(v)) fail(o, fmt::format("operand %{} does not dominate its use", v->id));
+    bool counts_ok = true;
+    if (n < info.min_operands || (info.max_operands >= 0 && n > info.max_operands)) {
+      fail(o, "wrong operand count");
+      counts_ok = false;
+    }
+    if (info.num_results >= 0 && static_cast<int>(o.results.size()) != info.num_results) {
+      fail(o, "wrong result count");
+      counts_ok = false;
+    }
+    for (auto* v : o.operands) {
+      if (!v) {
+        fail(o, "null operand");
+        counts_ok = false;
+      } else if (!visible(v)) {
+        fail(o, fmt::format("operand %{} does not dominate its use", v->id));
+      }
+    }
+    if (!counts_ok) return;  // the type rules below index operands and results
     switch (o.kind) {
       case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Min: case OpKind::Max:
         same_types(o);
@@ -99,6 +128,8 @@ class Verifier {
         result_is(o, o.operands[0]->type);
         break;
       case OpKind::Math: {
+        int64_t fn = o.attr_int("fn", -1);
+        if (fn < 0 || fn >= kNumMathFns) { fail(o, "unknown math function"); break; }
         MathFn f = o.math_fn();
         if (n != math_fn_arity(f)) fail(o, "wrong arity for math function");
         same_types(o);
@@ -139,10 +170,17 @@ class Verifier {
       case OpKind::Trans: {
         auto perm = o.attr_ints("perm");
         auto& s = o.operands[0]->type.shape;
-        if (perm.size() != s.size()) fail(o, "perm rank mismatch");
-        else
-          for (size_t i = 0; i < perm.size(); ++i)
-            if (o.results[0]->type.shape[i] != s[perm[i]]) fail(o, "trans result shape");
+        if (perm.size() != s.size() || o.results[0]->type.shape.size() != s.size()) {
+          fail(o, "perm rank mismatch");
+          break;
+        }
+        for (size_t i = 0; i < perm.size(); ++i)
+          if (perm[i] < 0 || perm[i] >= static_cast<int64_t>(s.size())) {
+            fail(o, "perm entry out of range");
+            return;
+          }
+        for (size_t i = 0; i < perm.size(); ++i)
+          if (o.results[0]->type.shape[i] != s[perm[i]]) fail(o, "trans result shape");
         break;
       }
       case OpKind::MakeRange: {
@@ -194,13 +232,24 @@ class Verifier {
           if (!o.operands[i]->type.is_int() || !o.operands[i]->type.is_scalar()) fail(o, "loop bounds must be scalar ints");
         std::vector<Type> it;
         for (auto* r : o.results) it.push_back(r->type);
-        if (o.body().args.size() != it.size() + 1) fail(o, "body argument count");
+        if (o.operands.size() != it.size() + 3) fail(o, "loop-carried init count differs from result count");
+        else
+          for (size_t i = 0; i < it.size(); ++i)
+            if (!(o.operands[3 + i]->type == it[i])) fail(o, fmt::format("loop-carried value {} init type differs", i));
+        if (o.body().args.size() != it.size() + 1) {
+          fail(o, "body argument count");
+        } else {
+          if (!(o.body().args[0]->type == o.operands[0]->type)) fail(o, "induction variable type differs from lb");
+          for (size_t i = 0; i < it.size(); ++i)
+            if (!(o.body().args[i + 1]->type == it[i])) fail(o, fmt::format("body argument {} type differs", i + 1));
+        }
         block(o.body(), OpKind::Yield, true);
         yields_match(o, o.body(), it);
         break;
       }
       case OpKind::If: {
         if (!o.operands[0]->type.is_bool() || !o.operands[0]->type.is_scalar()) fail(o, "if condition must be scalar int1");
+        if (o.regions.size() != 2) { fail(o, "if needs two regions"); break; }
         std::vector<Type> rt;
         for (auto* r : o.results) rt.push_back(r->type);
         for (auto& reg : o.regions) {
@@ -214,7 +263,24 @@ class Verifier {
         std::vector<Type> before, after;
         for (auto* v : o.operands) before.push_back(v->type);
         for (auto* r : o.results) after.push_back(r->type);
+        if (o.body(0).args.size() != before.size()) {
+          fail(o, "before-region argument count differs from init count");
+        } else {
+          for (size_t i = 0; i < before.size(); ++i)
+            if (!(o.body(0).args[i]->type == before[i])) fail(o, fmt::format("before-region argument {} type differs", i));
+        }
+        if (o.body(1).args.size() != after.size()) {
+          fail(o, "after-region argument count differs from result count");
+        } else {
+          for (size_t i = 0; i < after.size(); ++i)
+            if (!(o.body(1).args[i]->type == after[i])) fail(o, fmt::format("after-region argument {} type differs", i));
+        }
         block(o.body(0), OpKind::Condition, true);
+        if (!o.body(0).ops.empty() && o.body(0).ops.back()->kind == OpKind::Condition &&
+            !o.body(0).ops.back()->operands.empty() && o.body(0).ops.back()->operands[0]) {
+          const Type& c = o.body(0).ops.back()->operands[0]->type;
+          if (!c.is_bool() || !c.is_scalar()) fail(o, "while condition must be scalar int1");
+        }
         yields_match(o, o.body(0), after, 1);
         block(o.body(1), OpKind::Yield, true);
         yields_match(o, o.body(1), before);

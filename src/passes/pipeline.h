@@ -1,5 +1,5 @@
 // The pass pipeline: one readable list of passes run over the IR after code generation.
-//   inline → fold → cse → dce  (more passes join the list as they are written)
+//   inline → fold → cse → licm → dce
 // Each pass lives in its own file pair with one documented entry point.
 #pragma once
 #include <functional>

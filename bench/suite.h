@@ -1,0 +1,49 @@
+// suite.h - the bench's case list: every built-in kernel (kernels/*.py), in fp32, fp16 and
+// bf16, at a small size (the --quick CI set, with ragged edges) and a large one (arrays
+// several times the last-level cache for memory-bound kernels; matmul 512^3; attention
+// Z=1, H=4, N=1024, D=64/128, full and causal).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "problem.h"
+
+namespace tritium::bench {
+
+/// Target properties that change what a correct result is.
+struct NumericsContext {
+  /// tl.dot with fp32 operands rounds them to tf32 (as upstream Triton does on NVIDIA GPUs).
+  bool dot_tf32 = false;
+};
+
+/// One bench case.
+struct Case {
+  std::string id;         ///< "kernel/dtype/shape", unique; what --filter matches
+  std::string kernel;     ///< display name ("softmax_online", "attention_causal", ...)
+  std::string file;       ///< kernel file, relative to kernels/ ("softmax.py")
+  std::string function;   ///< the @triton.jit function launched ("softmax_online_kernel")
+  std::string shape;      ///< human-readable shape ("4096x4096", "1x4x1024x64")
+  std::string dtype;      ///< "fp32", "fp16" or "bf16"
+  std::string signature;  ///< AOT signature, constexpr values in place
+  std::array<int64_t, 3> grid{1, 1, 1};  ///< programs along x, y, z
+  bool quick = false;     ///< small size: part of the --quick set
+  bool memory_bound = true;  ///< report GB/s and % of copy bandwidth (else TFLOP/s)
+  double bytes = 0;       ///< bytes moved (cost.h)
+  double flops = 0;       ///< floating-point operations (0 for memory-bound kernels)
+  /// Builds the data (seeded from the id, so deterministic), the arguments and the
+  /// expected outputs.
+  std::function<Problem(const NumericsContext&)> make;
+};
+
+/// Every case, in a fixed order (kernel by kernel; small before large).
+std::vector<Case> all_cases();
+
+/// The cases to run: only quick ones when `quick`, and only those whose id contains
+/// `filter` (every case when empty).
+std::vector<Case> select_cases(const std::vector<Case>& cases, bool quick, const std::string& filter);
+
+}  // namespace tritium::bench

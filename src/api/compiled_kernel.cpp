@@ -1,0 +1,82 @@
+// Kernel::compile / Kernel::ir (with the in-memory cache) and CompiledKernel.
+#include <fmt/format.h>
+
+#include "api/api_internal.h"
+#include "api/launch_args.h"
+
+namespace tritium {
+
+CompiledKernel Kernel::compile(Device& device, const std::string& signature, const CompileOptions& options,
+                               const std::map<std::string, ConstexprValue>& constexprs) const {
+  const std::shared_ptr<runtime::Device>& dev = device.impl();
+  // The key needs the canonical specialization, which needs the signature checked first.
+  detail::validate_options(options);
+  frontend::Specialization spec = detail::resolve_specialization(name_, params_, signature, constexprs, nullptr);
+  std::string key = fmt::format("{}|{}|{}|{}", name_, spec.str(), detail::options_key(options),
+                                static_cast<const void*>(dev.get()));
+  if (options.dump_after.empty()) {
+    std::lock_guard<std::mutex> lock(module_->mu);
+    auto it = module_->cache.find(key);
+    if (it != module_->cache.end()) return CompiledKernel(it->second);
+  }
+
+  detail::Lowered low = detail::lower(*module_, name_, params_, signature, options, constexprs);
+  auto state = std::make_shared<detail::CompiledState>();
+  state->module = module_;
+  state->device = dev;
+  state->name = name_;
+  state->signature = low.signature;
+  state->args = std::move(low.args);
+  state->ir_text = std::move(low.ir_text);
+  state->ir = std::move(low.ir);
+  runtime::CodegenOptions cg;
+  cg.portable_numerics = options.portable_numerics;
+  cg.debug = options.debug;
+  cg.num_warps = options.num_warps;
+  cg.num_stages = options.num_stages;
+  try {
+    state->loaded = dev->compile(*state->ir, cg);
+  } catch (...) {
+    detail::rethrow_as_error(ErrorKind::Device,
+                             fmt::format("building kernel '{}' ({}) for {}", name_, state->signature, dev->name()));
+  }
+  if (!state->loaded)
+    throw Error(ErrorKind::Internal, fmt::format("internal error: backend {} returned no kernel for '{}'", dev->name(), name_));
+
+  std::lock_guard<std::mutex> lock(module_->mu);
+  auto [it, inserted] = module_->cache.emplace(key, state);
+  if (!inserted && options.dump_after.empty()) return CompiledKernel(it->second);  // another thread won
+  if (!inserted) it->second = state;
+  return CompiledKernel(state);
+}
+
+std::string Kernel::ir(const std::string& signature, const CompileOptions& options,
+                       const std::map<std::string, ConstexprValue>& constexprs) const {
+  return detail::lower(*module_, name_, params_, signature, options, constexprs).ir_text;
+}
+
+const std::string& CompiledKernel::name() const { return state_->name; }
+const std::string& CompiledKernel::signature() const { return state_->signature; }
+std::string CompiledKernel::backend() const { return state_->device->name(); }
+const std::vector<ArgInfo>& CompiledKernel::arguments() const { return state_->args; }
+const std::string& CompiledKernel::ir() const { return state_->ir_text; }
+const std::string& CompiledKernel::source() const { return state_->loaded->source(); }
+
+void CompiledKernel::launch(const Grid& grid, const std::vector<Arg>& args) const {
+  const int64_t dims[3] = {grid.x, grid.y, grid.z};
+  for (int d = 0; d < 3; ++d)
+    if (dims[d] < 0 || dims[d] > INT32_MAX)
+      throw Error(ErrorKind::Usage, fmt::format("kernel '{}': grid ({}, {}, {}) has an extent outside [0, 2^31 - 1]",
+                                                state_->name, grid.x, grid.y, grid.z));
+  std::vector<tritium_arg> slots = detail::convert_args(state_->name, state_->args, args, state_->device.get());
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0) return;
+  std::array<int32_t, 3> g = {static_cast<int32_t>(grid.x), static_cast<int32_t>(grid.y), static_cast<int32_t>(grid.z)};
+  try {
+    state_->loaded->launch(g, slots);
+  } catch (...) {
+    detail::rethrow_as_error(ErrorKind::Device, fmt::format("launching kernel '{}' on {}", state_->name,
+                                                            state_->device->name()));
+  }
+}
+
+}  // namespace tritium

@@ -1,0 +1,96 @@
+// tritium::Module and Kernel: loading sources and describing kernel parameters.
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "api/api_internal.h"
+#include "frontend/codegen.h"
+#include "frontend/parser.h"
+
+namespace tritium {
+namespace {
+
+// True for the annotations Triton treats as constexpr: `tl.constexpr`, `triton.language.constexpr`,
+// `constexpr`, and string annotations naming one of these.
+bool is_constexpr_annotation(const frontend::Expr* e) {
+  if (!e) return false;
+  if (auto* n = e->dyn<frontend::NameExpr>()) return n->id == "constexpr";
+  if (auto* a = e->dyn<frontend::AttributeExpr>()) return a->attr == "constexpr";
+  if (auto* s = e->dyn<frontend::StrExpr>()) {
+    const std::string& v = s->value;
+    return v == "constexpr" || (v.size() > 10 && v.compare(v.size() - 10, 10, ".constexpr") == 0);
+  }
+  return false;
+}
+
+std::shared_ptr<detail::ModuleState> parse(frontend::SourceRef src) {
+  auto state = std::make_shared<detail::ModuleState>();
+  state->source = src;
+  try {
+    state->ast = frontend::parse_module(src);
+  } catch (...) {
+    detail::rethrow_as_error(ErrorKind::Compile, "parsing " + src->name());
+  }
+  return state;
+}
+
+}  // namespace
+
+Module Module::from_file(const std::string& path) {
+  frontend::SourceRef src;
+  try {
+    src = frontend::Source::from_file(path);
+  } catch (const std::exception& e) {
+    throw Error(ErrorKind::NotFound, fmt::format("cannot read kernel source '{}': {}", path, e.what()));
+  }
+  return Module(parse(std::move(src)));
+}
+
+Module Module::from_string(const std::string& text, const std::string& name) {
+  return Module(parse(frontend::Source::from_string(text, name)));
+}
+
+std::string Module::name() const { return state_->source->name(); }
+
+std::vector<std::string> Module::kernel_names() const {
+  try {
+    return frontend::jit_function_names(state_->ast);
+  } catch (...) {
+    detail::rethrow_as_error(ErrorKind::Compile, "");
+  }
+}
+
+Kernel Module::kernel(const std::string& name) const {
+  std::vector<std::string> names = kernel_names();
+  const frontend::FunctionDef* fn = nullptr;
+  for (const std::string& n : names)
+    if (n == name) fn = state_->ast.find_function(name);
+  if (!fn) {
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw Error(ErrorKind::NotFound,
+                fmt::format("no jit kernel named '{}' in {} (kernels found: {})", name, state_->source->name(),
+                            list.empty() ? "none" : list));
+  }
+  if (fn->parse_error) throw detail::to_api_error(frontend::CompileError(fn->parse_error->loc, fn->parse_error->message));
+  std::vector<Parameter> params;
+  for (const frontend::Param& p : fn->params) {
+    if (p.kind == frontend::ParamKind::VarArgs || p.kind == frontend::ParamKind::VarKwargs)
+      throw detail::to_api_error(frontend::CompileError(
+          p.loc, fmt::format("variadic parameter '{}{}' is not supported in a jit kernel",
+                             p.kind == frontend::ParamKind::VarArgs ? "*" : "**", p.name)));
+    Parameter out;
+    out.name = p.name;
+    out.is_constexpr = is_constexpr_annotation(p.annotation.get());
+    if (p.default_value) {
+      out.has_default = true;
+      const frontend::Expr& d = *p.default_value;
+      out.default_text = std::string(state_->source->slice(d.loc.offset, d.end_offset));
+    }
+    params.push_back(std::move(out));
+  }
+  return Kernel(state_, name, std::move(params));
+}
+
+}  // namespace tritium

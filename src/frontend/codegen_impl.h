@@ -1,0 +1,190 @@
+// Private interface of the AST → IR code generator (codegen.h is the public one).
+//
+// Files:
+//   codegen.cpp          generate_ir / jit_function_names, kernel parameter binding
+//   codegen_globals.cpp  ModuleEnv: imports, module constants, jit decorators
+//   codegen_expr.cpp     expressions
+//   codegen_call.cpp     calls: builtins, static_assert/print, jit helper specialization
+//   codegen_stmt.cpp     statement sequences, assignments, returns, refusals
+//   codegen_control.cpp  if / for / while (static and dynamic)
+//   codegen_values.cpp   CValue helpers (flatten, compare, print, mangle)
+//
+// Model (as upstream code_generator.py): every local name is bound to a CValue in a Scope.
+// Plain assignment turns Python scalars into run-time scalars (`x = 0` is an int32 value);
+// only parameters, `x: tl.constexpr = ...`, static_range variables and module constants
+// are compile-time values. A dynamic if/loop snapshots the scope, generates its regions
+// and merges what they reassigned into results / loop-carried values.
+//
+// Returns never emit `return` ops directly: a `return` fills the current return slot and
+// stops the statement sequence. A dynamic `if` whose branches contain a return gets the
+// rest of the function appended to each branch that falls through (a continuation), so
+// the function stays structured: the if yields the returned values.
+#pragma once
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "frontend/builtins.h"
+#include "frontend/codegen.h"
+#include "frontend/scope.h"
+#include "frontend/value.h"
+#include "ir/builder.h"
+
+namespace tritium::frontend::cg {
+
+class GenState;
+
+/// True when `f` is decorated as a jit function (`@triton.jit`, `@jit`, `@triton.jit(...)`,
+/// possibly among `@triton.autotune(...)` / `@triton.heuristics(...)`).
+bool is_jit_function(const FunctionDef& f);
+/// True when `annotation` spells `constexpr` (`tl.constexpr`, `triton.language.constexpr`,
+/// `constexpr`, or a string annotation mentioning it).
+bool is_constexpr_annotation(const Expr* annotation);
+
+/// The module-level names of one source module: imports, constants and functions,
+/// evaluated lazily on first use (Python semantics: the last top-level binding wins).
+class ModuleEnv {
+ public:
+  explicit ModuleEnv(const Module& m);
+  /// The value of global `name` used at `use`; nullopt when the module does not bind it.
+  /// Throws CompileError when the binding exists but cannot be used in a kernel (an
+  /// unsupported module, a non-constant global, a plain Python function).
+  std::optional<CValue> lookup(GenState& st, const std::string& name, SrcLoc use);
+  /// Evaluates a default value of a parameter in module scope (must be compile-time).
+  CValue eval_default(GenState& st, const Param& p);
+
+ private:
+  struct Def {
+    enum Kind { Import, ImportFrom, Assign, AugAssign, Function } kind;
+    const Stmt* stmt = nullptr;
+    const Alias* alias = nullptr;         // Import / ImportFrom
+    std::vector<size_t> path;             // Assign: position of the name inside tuple targets
+  };
+  CValue eval_def(GenState& st, const std::string& name, size_t index, SrcLoc use);
+  CValue eval_global_expr(GenState& st, const Expr& e, const std::string& what);
+
+  const Module& module_;
+  std::map<std::string, std::vector<Def>> defs_;
+  std::vector<std::pair<std::string, SrcLoc>> star_imports_;  // resolved namespaces of `from M import *`
+  std::map<std::string, CValue> cache_;
+  std::map<const Stmt*, CValue> assign_cache_;
+  std::map<const Param*, CValue> default_cache_;
+  std::set<std::string> evaluating_;
+};
+
+/// One specialized jit helper in the output module.
+struct HelperInfo {
+  ir::Function* fn = nullptr;
+  CValue ret_template;  // structure of the return value; tensor leaves are placeholders
+  bool done = false;    // false while its body is being generated
+};
+
+/// State shared by the generation of one kernel and every helper it calls.
+class GenState {
+ public:
+  GenState(const Module& m, const GenOptions& o, ir::Module& out);
+  ~GenState();
+
+  const Module& module;
+  const GenOptions& opts;
+  ir::Module& out;
+  ModuleEnv env;
+  std::map<std::string, HelperInfo> helpers;  // by exact specialization key
+  std::set<std::string> ir_names;              // function names used in `out`
+  int call_depth = 0;                          // nesting of helper generation (bounded)
+  /// Generator used to evaluate module-level constants (emits into a scratch function).
+  class FunctionGen& global_gen();
+
+ private:
+  ir::Function scratch_;
+  std::unique_ptr<class FunctionGen> global_gen_;
+};
+
+/// Generates the body of one ir::Function (kernel or helper) from a FunctionDef.
+class FunctionGen {
+ public:
+  /// `def` is null for the module-constant evaluator.
+  FunctionGen(GenState& st, ir::Function& fn, const FunctionDef* def, bool is_kernel);
+
+  /// Binds a local name (parameters before gen_body).
+  void bind(const std::string& name, CValue v) { scope_.set(name, std::move(v)); }
+  /// Generates the function body and its final `return` op; afterwards return_value()
+  /// holds the (decayed) returned value (None for none).
+  void gen_body();
+  const CValue& return_value() const { return ret_value_; }
+  /// Evaluates an expression at the current insertion point.
+  CValue eval(const Expr& e);
+  ir::Builder& builder() { return b_; }
+  BuiltinContext& ctx() { return ctx_; }
+
+ private:
+  using Cont = std::function<void()>;
+
+  // ---- statements (codegen_stmt.cpp) ----
+  void gen_stmts(const StmtList& stmts, size_t from, const Cont* after);
+  void gen_simple_stmt(const Stmt& s);
+  void gen_assign(const AssignStmt& s);
+  void gen_ann_assign(const AnnAssignStmt& s);
+  void gen_aug_assign(const AugAssignStmt& s);
+  void gen_return(const ReturnStmt& s);
+  void assign_target(const Expr& target, const CValue& v);
+  CValue sanitize_assigned(const CValue& v, SrcLoc loc);
+  CValue decay_return(const CValue& v, SrcLoc loc);
+  [[noreturn]] void refuse_stmt(const Stmt& s);
+
+  // ---- control flow (codegen_control.cpp) ----
+  void gen_if(const IfStmt& s, const StmtList& stmts, size_t index, const Cont* after);
+  void gen_dynamic_if(const IfStmt& s, ir::Value* cond);
+  void gen_returning_if(const IfStmt& s, ir::Value* cond, const Cont& rest);
+  void gen_for(const ForStmt& s, const StmtList& stmts, size_t index, const Cont* after);
+  void gen_static_for(const ForStmt& s, const std::string& var, std::vector<CValue> items, const Cont& rest);
+  void gen_dynamic_for(const ForStmt& s, const std::string& var, CValue lb, CValue ub, CValue step,
+                       std::map<std::string, ir::Attr> attrs);
+  void gen_while(const WhileStmt& s);
+  /// Dry-runs `body` in a scratch block and returns the live-in names it reassigns
+  /// (checking Triton's loop-carried rules); `exclude` is the induction variable.
+  std::vector<std::string> find_carried(const StmtList& body, const std::string& exclude, SrcLoc loc);
+  bool static_condition(const CValue& c, SrcLoc loc, const char* what);
+
+  // ---- expressions (codegen_expr.cpp) ----
+  CValue lookup(const std::string& name, SrcLoc loc);
+  CValue eval_constant(const Expr& e);
+  CValue eval_attribute(const AttributeExpr& e);
+  CValue eval_compare(const CompareExpr& e);
+  CValue eval_boolop(const BoolOpExpr& e);
+  CValue eval_ifexp(const IfExpExpr& e);
+  CValue eval_subscript(const SubscriptExpr& e);
+  CValue eval_listcomp(const ListCompExpr& e);
+  CValue eval_fstring(const StrExpr& e);
+  [[noreturn]] void refuse_expr(const Expr& e);
+
+  // ---- calls (codegen_call.cpp) ----
+  CValue eval_call(const CallExpr& e);
+  CValue call_value(const CValue& fn, CValues args, std::vector<KwArg> kwargs, SrcLoc loc);
+  CValue call_static_assert(const CValues& args, const std::vector<KwArg>& kwargs, SrcLoc loc);
+  CValue call_static_print(const CValues& args, SrcLoc loc);
+  /// Calls a jit function: binds arguments Python-style, specializes, emits `call`.
+  CValue call_jit(const CValue& fn, CValues args, std::vector<KwArg> kwargs, SrcLoc loc);
+
+  GenState& st_;
+  ir::Function& fn_;
+  const FunctionDef* def_;
+  bool is_kernel_;
+  ir::Builder b_;
+  BuiltinContext ctx_;
+  Scope scope_;
+  std::set<std::string> dead_ivs_;  // dynamic-loop variables, undefined after their loop
+  int loop_depth_ = 0;              // dynamic loops around the current statement
+  bool returned_ = false;           // the current statement path has returned
+  std::optional<CValue> ret_slot_;  // what it returned
+  CValue ret_value_;
+};
+
+/// Raises CompileError(loc, msg).
+[[noreturn]] void fail(SrcLoc loc, const std::string& msg);
+
+}  // namespace tritium::frontend::cg
