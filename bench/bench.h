@@ -25,6 +25,9 @@ struct BenchOptions {
   bool list_only = false;
   /// Suppress the progress indication on stderr.
   bool no_progress = false;
+  /// Directory of the suite's kernel files; empty: $TRITIUM_KERNELS_DIR, else the
+  /// source tree's kernels/.
+  std::string kernels_dir;
 };
 
 /// Runs the suite described by `opts`; prints the table to stdout and

@@ -13,7 +13,9 @@
 //     Python builtins (min, max, ...)  → "py.X"  (see python_builtin())
 // * Names the code generator must handle itself (call_builtin refuses them with a
 //   CompileError saying so): "range", "static_range" (only as for-loop iterators) and
-//   "py.range".
+//   "py.range". Annotation markers: "constexpr" (tl.constexpr; calling it,
+//   `tl.constexpr(4)`, returns its argument), "const", "tensor", "dtype".
+// * tl.PropagateNan.ALL / NONE are the Str constexprs "PropagateNan.ALL" / "PropagateNan.NONE".
 // * Every user error is a frontend::CompileError at the given SrcLoc naming the construct.
 //   Unsupported-but-known language features ("tl.atomic_add is not supported yet") too.
 // * Values computed at run time are Kind::Tensor (scalar or block ir::Value); constexprs
@@ -54,9 +56,16 @@ CValue binary_op(BuiltinContext& ctx, BinOp op, const CValue& a, const CValue& b
 /// the literal takes its own literal type first) and the result is int1.
 CValue compare_op(BuiltinContext& ctx, CmpOp op, const CValue& a, const CValue& b, SrcLoc loc);
 
-/// Unary `+ - ~ not`. On tensors `not` is the logical not of int1 (Triton: `x == 0` for
-/// non-bool? see semantic.cpp), `~` is bitwise (refused on floats), `-` negates.
+/// Unary `+ - ~ not`. On tensors: `-x` is `0 - x` (as upstream), `~` is bitwise (refused
+/// on floats and pointers), `not` is the logical not of an int1 tensor (other types are
+/// refused, as upstream's bitcast to int1 does).
 CValue unary_op(BuiltinContext& ctx, UnaryOp op, const CValue& a, SrcLoc loc);
+
+/// One step of `and` / `or` once the code generator has dropped the constexpr operands
+/// that do not decide the result (upstream visit_BoolOp): on two constexprs Python's
+/// `a and b` / `a or b`; with a tensor, upstream's tensor.logical_and / logical_or (the
+/// other operand converted with its literal type; both must be int1).
+CValue logical_op(BuiltinContext& ctx, BoolOp op, const CValue& a, const CValue& b, SrcLoc loc);
 
 /// Attribute `attr` of namespace `ns` (as named by CValue::Kind::Namespace values:
 /// "triton", "triton.language", "triton.language.math", "triton.language.extra",
@@ -88,10 +97,10 @@ CValue value_attr(BuiltinContext& ctx, const CValue& self, const std::string& at
 CValue call_method(BuiltinContext& ctx, const CValue& method, CValues args, std::vector<KwArg> kwargs,
                    SrcLoc loc);
 
-/// `self[index]`. On tensors: a Tuple index of None (insert a size-1 dim) and `:` (keep a
-/// dim), with at most one `...`; integer indices and bounded slices are refused (as
-/// upstream). On Tuples: a constexpr int index (negative counts from the end) or a slice
-/// with constexpr bounds.
+/// `self[index]`. On tensors: None (insert a size-1 dim) and `:` (keep a dim), alone or
+/// in a Tuple; integer indices, bounded slices and `...` are refused (as upstream). On
+/// Tuples: a constexpr int index (negative counts from the end) or a slice with constexpr
+/// bounds.
 CValue subscript(BuiltinContext& ctx, const CValue& self, const CValue& index, SrcLoc loc);
 
 /// A runtime IR value for a value: tensors as they are; constexprs become constants with

@@ -56,6 +56,9 @@ class Args {
 
 // ---- argument conversions (CompileError naming `what` on mismatch) -----------------------
 
+/// The user-facing spelling of a builtin name: "load" → "tl.load", "py.min" → "min",
+/// "libdevice.tanh" and "triton.cdiv" unchanged.
+std::string display_name(const std::string& name);
 /// Throws CompileError(loc, msg).
 [[noreturn]] void fail(SrcLoc loc, const std::string& msg);
 /// A constexpr int (bools refused).

@@ -188,7 +188,7 @@ CValue FunctionGen::eval_boolop(const BoolOpExpr& e) {
     dynamic.pop_back();
     CValue lhs = dynamic.back();
     dynamic.pop_back();
-    dynamic.push_back(CValue::of_tensor(sem::logical(b_, is_and, lhs.tensor, rhs.tensor, e.loc)));
+    dynamic.push_back(logical_op(ctx_, e.op, lhs, rhs, e.loc));
   }
   return dynamic[0];
 }

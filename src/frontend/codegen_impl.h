@@ -141,13 +141,15 @@ class FunctionGen {
   void gen_dynamic_if(const IfStmt& s, ir::Value* cond);
   void gen_returning_if(const IfStmt& s, ir::Value* cond, const Cont& rest);
   void gen_for(const ForStmt& s, const StmtList& stmts, size_t index, const Cont* after);
-  void gen_static_for(const ForStmt& s, const std::string& var, std::vector<CValue> items, const Cont& rest);
+  void gen_static_for(const ForStmt& s, const CValues& items, const Cont& rest);
   void gen_dynamic_for(const ForStmt& s, const std::string& var, CValue lb, CValue ub, CValue step,
                        std::map<std::string, ir::Attr> attrs);
   void gen_while(const WhileStmt& s);
-  /// Dry-runs `body` in a scratch block and returns the live-in names it reassigns
-  /// (checking Triton's loop-carried rules); `exclude` is the induction variable.
-  std::vector<std::string> find_carried(const StmtList& body, const std::string& exclude, SrcLoc loc);
+  /// Dry-runs `body` in a scratch block (with `iv_name` bound to a placeholder of
+  /// `iv_type` when given) and returns the live-in names it reassigns, checking Triton's
+  /// loop-carried rules (tensors only, type unchanged).
+  std::vector<std::string> find_carried(const StmtList& body, const std::string& iv_name, const ir::Type* iv_type,
+                                        SrcLoc loc);
   bool static_condition(const CValue& c, SrcLoc loc, const char* what);
 
   // ---- expressions (codegen_expr.cpp) ----
@@ -183,6 +185,12 @@ class FunctionGen {
   std::optional<CValue> ret_slot_;  // what it returned
   CValue ret_value_;
 };
+
+/// The first `return` statement inside `stmts` (recursing into compound statements), or
+/// nullptr (upstream's ContainsReturnChecker, without looking into callees).
+const Stmt* find_return(const StmtList& stmts);
+/// Python's name of the type of a value ("int", "float", "tensor", "tuple", ...).
+std::string py_type_name(const CValue& v);
 
 /// Raises CompileError(loc, msg).
 [[noreturn]] void fail(SrcLoc loc, const std::string& msg);

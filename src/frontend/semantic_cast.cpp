@@ -75,6 +75,7 @@ ir::Value* reshape(ir::Builder& b, ir::Value* v, const std::vector<int64_t>& sha
   int64_t n = 1;
   for (auto d : shape) n *= d;
   if (n != v->type.numel()) throw CompileError(loc, "reshape() cannot change the total number of elements of a tensor");
+  if (shape == v->type.shape) return v;
   if (v->type.is_scalar()) return b.splat(v, shape, loc);
   return b.create(ir::OpKind::Reshape, {v}, {v->type.with_shape(shape)}, loc,
                   {{"can_reorder", static_cast<int64_t>(can_reorder ? 1 : 0)}})

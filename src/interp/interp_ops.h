@@ -6,7 +6,9 @@
 // repetition lets reduce/scan evaluate a combine region over a whole round of independent
 // combines at once, with the region's scalar constants repeated.
 #pragma once
+#include <array>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>

@@ -101,8 +101,8 @@ class Folder {
     auto r = fold::evaluate(op, args);
     if (!r) return i + 1;
     b_.set_insertion_before(&blk, i);
-    ir::Attr value = r->is_float ? ir::Attr{r->f} : ir::Attr{r->i};
-    Value* c = b_.create(OpKind::Constant, {}, {op.result()->type}, op.loc, {{"value", value}})->result();
+    Value* c = r->is_float ? b_.const_float(op.result()->type, r->f, op.loc)
+                           : b_.const_int(op.result()->type, r->i, op.loc);
     c->name = op.result()->name;
     repl_[op.result()] = c;
     ir::take_op(blk, i + 1);

@@ -1,6 +1,8 @@
 // The backend table (see registry.h).
 #include "runtime/registry.h"
 
+#include "runtime/cpu/compiler.h"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -27,9 +29,8 @@ std::string which(const std::string& name) {
   while (start <= p.size()) {
     size_t end = p.find(':', start);
     if (end == std::string::npos) end = p.size();
-    std::string dir = p.substr(start, end - start);
-    if (dir.empty()) dir = ".";
-    std::string cand = dir + "/" + name;
+    std::string cand = end > start ? p.substr(start, end - start) : std::string(".");
+    cand.append("/").append(name);
     if (is_executable(cand)) return cand;
     start = end + 1;
   }
@@ -47,7 +48,7 @@ struct Backend {
 const std::vector<Backend>& table() {
   static const std::vector<Backend> backends = {
       {"cpu", "generated C++ compiled by the system compiler, programs spread over the cores",
-       [] { return find_cxx_compiler().empty() ? std::string("no C++ compiler found ($CXX, c++, g++, clang++)") : ""; },
+       [] { return find_cxx_compiler().empty() ? std::string("no C++ compiler found ($CXX, the build compiler, or c++ on PATH)") : ""; },
        [] { return make_cpu_device(); }},
       {"interp", "the reference IR interpreter (slow; the executable specification)", [] { return std::string(); },
        [] { return make_interp_device(); }},
@@ -85,18 +86,13 @@ BackendStatus status_of(const Backend& b) {
 }  // namespace
 
 std::string find_cxx_compiler() {
-  if (const char* cxx = std::getenv("CXX"); cxx && *cxx) {
-    // $CXX may carry flags ("ccache g++"); check its first word.
-    std::string first = cxx;
-    first = first.substr(0, first.find(' '));
-    if (std::string w = which(first); !w.empty()) return cxx;
-  }
-#ifdef TRITIUM_CXX_COMPILER
-  if (is_executable(TRITIUM_CXX_COMPILER)) return TRITIUM_CXX_COMPILER;
-#endif
-  for (const char* name : {"c++", "g++", "clang++"})
-    if (std::string w = which(name); !w.empty()) return w;
-  return "";
+  std::vector<std::string> cmd = cpu::compiler_command();
+  if (cmd.empty()) return "";
+  std::string path = which(cmd.front());
+  if (path.empty()) return "";
+  std::string out = path;
+  for (size_t i = 1; i < cmd.size(); ++i) out += " " + cmd[i];
+  return out;
 }
 
 std::vector<BackendStatus> list_backends() {

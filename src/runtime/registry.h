@@ -43,8 +43,8 @@ std::string best_backend();
 /// launch runs interp::run program by program.
 std::unique_ptr<Device> make_interp_device();
 
-/// The C++ compiler the cpu backend would use, or "" when none is found: $CXX if set, else
-/// the compiler tritium was built with, else c++ / g++ / clang++ on PATH.
+/// The C++ compiler command the cpu backend would use (cpu::compiler_command(), its program
+/// resolved to a path), or "" when that program is not found.
 std::string find_cxx_compiler();
 
 }  // namespace tritium::runtime

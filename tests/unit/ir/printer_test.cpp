@@ -86,7 +86,7 @@ TEST(IrPrinter, HelperWithResultsAndModule) {
   Value* t = hb.const_int(Type::of(ScalarType::I1), 1, at(2));
   hb.create(OpKind::Return, {x, t}, {}, at(3));
   EXPECT_EQ(print(*h),
-            "func @helper(%0: f64) -> (fp64, i1) {\n"
+            "func @helper(%0: fp64) -> (fp64, i1) {\n"
             "  %1 = constant {value = 1} : i1\n"
             "  return %0, %1\n"
             "}\n");

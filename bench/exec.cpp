@@ -1,0 +1,130 @@
+// exec.cpp - one case on a device: data, compile, poisoned outputs with guard zones, one
+// checked launch, then timing.
+#include "exec.h"
+
+#include <chrono>
+#include <cstring>
+#include <memory>
+
+#include <fmt/format.h>
+
+namespace tritium::bench {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Allocates kGuardBytes + data + kGuardBytes on the device; guards are poison, the body is
+// the host array's bytes (already poison for outputs).
+Buffer upload_guarded(Device& dev, const HostArray& a) {
+  const size_t n = a.byte_size();
+  Buffer b = dev.alloc(n + 2 * kGuardBytes);
+  const std::vector<uint8_t> guard(kGuardBytes, kPoisonByte);
+  b.copy_from_host(guard.data(), kGuardBytes, 0);
+  if (n) b.copy_from_host(a.bytes.data(), n, kGuardBytes);
+  b.copy_from_host(guard.data(), kGuardBytes, kGuardBytes + n);
+  return b;
+}
+
+// Describes a guard zone that does not hold poison any more, or returns "".
+std::string check_guards(const Buffer& b, const HostArray& a) {
+  std::vector<uint8_t> front(kGuardBytes), back(kGuardBytes);
+  b.copy_to_host(front.data(), kGuardBytes, 0);
+  b.copy_to_host(back.data(), kGuardBytes, kGuardBytes + a.byte_size());
+  size_t before = 0, after = 0;
+  for (size_t i = 0; i < kGuardBytes; ++i) {
+    before += front[i] != kPoisonByte;
+    after += back[i] != kPoisonByte;
+  }
+  if (!before && !after) return "";
+  return fmt::format("out-of-bounds write: {} guard bytes changed before and {} after array '{}'", before,
+                     after, a.name);
+}
+
+std::vector<Arg> make_args(const Problem& pb, const std::vector<Buffer>& bufs) {
+  std::vector<Arg> args;
+  for (const LaunchArg& a : pb.args) {
+    switch (a.kind) {
+      case LaunchArg::Kind::Buffer:
+        args.push_back(Arg::ptr(bufs.at(a.buffer), kGuardBytes + a.byte_offset));
+        break;
+      case LaunchArg::Kind::Int: args.emplace_back(a.i); break;
+      case LaunchArg::Kind::Float: args.emplace_back(a.f); break;
+    }
+  }
+  return args;
+}
+
+// Downloads the outputs, compares them and checks guards and inputs. Fills r.check etc.
+void check_results(const Problem& pb, const std::vector<Buffer>& bufs, CaseResult& r) {
+  for (size_t i = 0; i < pb.arrays.size(); ++i) {
+    const HostArray& a = pb.arrays[i];
+    std::string guard = check_guards(bufs[i], a);
+    if (!guard.empty()) r.problems.push_back(std::move(guard));
+    if (a.is_output) continue;
+    std::vector<uint8_t> body(a.byte_size());
+    if (!body.empty()) bufs[i].copy_to_host(body.data(), body.size(), kGuardBytes);
+    if (body != a.bytes) r.problems.push_back(fmt::format("the kernel modified input array '{}'", a.name));
+  }
+  bool first = true;
+  for (const Expected& e : pb.expected) {
+    HostArray got = pb.arrays.at(e.buffer);
+    if (got.byte_size()) bufs[e.buffer].copy_to_host(got.bytes.data(), got.byte_size(), kGuardBytes);
+    const CheckResult c = check_output(got.to_double(), e.ref, e.mag, e.tol);
+    if (first || c.worst_ratio > r.check.worst_ratio) {
+      r.worst_output = got.name;
+      r.worst_tolerance = e.tol.reason;
+    }
+    if (first) r.check = c;
+    else merge_check(r.check, c);
+    first = false;
+  }
+}
+
+}  // namespace
+
+CaseResult run_case(const Case& c, ExecContext& ctx) {
+  CaseResult r;
+  r.info = c;
+  r.info.make = nullptr;
+  r.backend = ctx.device->name();
+  auto stage = [&](const char* s) {
+    if (ctx.progress) ctx.progress(s);
+  };
+  try {
+    stage("setup");
+    auto t0 = std::chrono::steady_clock::now();
+    const Problem pb = c.make(ctx.numerics);
+    r.setup_s = seconds_since(t0);
+
+    stage("compile");
+    t0 = std::chrono::steady_clock::now();
+    auto it = ctx.modules.find(c.file);
+    if (it == ctx.modules.end())
+      it = ctx.modules.emplace(c.file, Module::from_file(ctx.kernels_dir + "/" + c.file)).first;
+    const CompiledKernel k = it->second.kernel(c.function).compile(*ctx.device, c.signature);
+    r.compile_s = seconds_since(t0);
+
+    stage("check");
+    std::vector<Buffer> bufs;
+    for (const HostArray& a : pb.arrays) bufs.push_back(upload_guarded(*ctx.device, a));
+    const std::vector<Arg> args = make_args(pb, bufs);
+    const Grid grid(c.grid[0], c.grid[1], c.grid[2]);
+    k.launch(grid, args);
+    ctx.device->synchronize();
+    check_results(pb, bufs, r);
+    r.passed = r.check.passed() && r.problems.empty();
+    if (!r.passed) return r;
+
+    stage("time");
+    r.timing = time_launches([&] { k.launch(grid, args); }, [&] { ctx.device->synchronize(); }, ctx.plan);
+    r.timed = true;
+  } catch (const std::exception& e) {
+    r.passed = false;
+    r.error = e.what();
+  }
+  return r;
+}
+
+}  // namespace tritium::bench

@@ -1,0 +1,38 @@
+// exec.h - runs one bench case on a device: compile, upload (inputs as stored, outputs
+// poisoned, guard zones around every buffer), launch once and check against the reference,
+// then time repeated launches.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include <tritium/tritium.h>
+
+#include "report.h"
+#include "suite.h"
+#include "timing.h"
+
+namespace tritium::bench {
+
+/// Bytes of poison (kPoisonByte) before and after every device buffer; the kernel's pointer
+/// starts past the front zone (keeping 16-byte alignment). A changed guard byte means an
+/// out-of-bounds write.
+inline constexpr size_t kGuardBytes = 256;
+
+/// What run_case needs besides the case.
+struct ExecContext {
+  Device* device = nullptr;       ///< the device to run on
+  std::string kernels_dir;        ///< directory of the suite's .py files
+  NumericsContext numerics;       ///< target properties for the tolerances
+  TimingPlan plan;                ///< warm-up and repetitions
+  /// Called with the stage being entered ("setup", "compile", "check", "time").
+  std::function<void(const std::string& stage)> progress;
+  std::map<std::string, Module> modules;  ///< parsed kernel files, by file name (filled lazily)
+};
+
+/// Runs `c` and returns its result. Never throws for a failing case: compile errors, launch
+/// errors and wrong results are recorded in the result (passed = false).
+CaseResult run_case(const Case& c, ExecContext& ctx);
+
+}  // namespace tritium::bench

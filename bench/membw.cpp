@@ -1,0 +1,136 @@
+// membw.cpp - host description and measured multi-threaded memcpy bandwidth.
+#include "membw.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "timing.h"
+
+namespace tritium::bench {
+namespace {
+
+std::string read_first_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  if (in) std::getline(in, line);
+  return line;
+}
+
+// "32768K" / "1M" / "512" -> bytes.
+int64_t parse_size(const std::string& s) {
+  if (s.empty()) return 0;
+  size_t pos = 0;
+  int64_t v = 0;
+  try {
+    v = std::stoll(s, &pos);
+  } catch (...) {
+    return 0;
+  }
+  const char unit = pos < s.size() ? s[pos] : ' ';
+  if (unit == 'K' || unit == 'k') v <<= 10;
+  if (unit == 'M' || unit == 'm') v <<= 20;
+  if (unit == 'G' || unit == 'g') v <<= 30;
+  return v;
+}
+
+int64_t llc_from_sysfs() {
+  int best_level = 0;
+  int64_t best_size = 0;
+  for (int i = 0; i < 16; ++i) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    const std::string level = read_first_line(dir + "level");
+    if (level.empty()) continue;
+    const std::string type = read_first_line(dir + "type");
+    if (type == "Instruction") continue;
+    const int lv = std::atoi(level.c_str());
+    const int64_t size = parse_size(read_first_line(dir + "size"));
+    if (lv > best_level && size > 0) {
+      best_level = lv;
+      best_size = size;
+    }
+  }
+  return best_size;
+}
+
+// Runs fn(t) on `threads` threads (t = 0 on the calling thread) and joins them.
+template <class Fn>
+void parallel(int threads, Fn fn) {
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(fn, t);
+  fn(0);
+  for (std::thread& th : pool) th.join();
+}
+
+}  // namespace
+
+MachineInfo machine_info() {
+  MachineInfo m;
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const size_t colon = line.find(':');
+      if (colon != std::string::npos) {
+        m.cpu_model = line.substr(colon + 1);
+        m.cpu_model.erase(0, m.cpu_model.find_first_not_of(" \t"));
+      }
+      break;
+    }
+  }
+  if (m.cpu_model.empty()) m.cpu_model = "unknown CPU";
+  m.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  m.llc_bytes = llc_from_sysfs();
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  if (m.llc_bytes <= 0) m.llc_bytes = std::max<long>(0, sysconf(_SC_LEVEL3_CACHE_SIZE));
+#endif
+  return m;
+}
+
+CopyBandwidth measure_copy_bandwidth(size_t buffer_bytes, int threads, int reps) {
+  const MachineInfo m = machine_info();
+  if (buffer_bytes == 0)
+    buffer_bytes = std::max<size_t>(size_t{256} << 20, 8 * static_cast<size_t>(std::max<int64_t>(m.llc_bytes, 0)));
+  if (threads <= 0) threads = m.threads;
+  reps = std::max(1, reps);
+  std::unique_ptr<char[]> src(new char[buffer_bytes]), dst(new char[buffer_bytes]);
+  const size_t slice = (buffer_bytes / threads + 63) / 64 * 64;  // cache-line aligned slices
+  auto range = [&](int t, size_t& lo, size_t& n) {
+    lo = std::min(buffer_bytes, slice * t);
+    n = std::min(buffer_bytes, lo + slice) - lo;
+  };
+  // Touch every page from the thread that will copy it (first-touch placement), and give the
+  // source non-zero content.
+  parallel(threads, [&](int t) {
+    size_t lo, n;
+    range(t, lo, n);
+    std::memset(src.get() + lo, 0x5A, n);
+    std::memset(dst.get() + lo, 0, n);
+  });
+  auto copy = [&] {
+    parallel(threads, [&](int t) {
+      size_t lo, n;
+      range(t, lo, n);
+      std::memcpy(dst.get() + lo, src.get() + lo, n);
+    });
+  };
+  TimingPlan plan;
+  plan.warmup = 1;
+  plan.repeat = reps;
+  const TimingResult r = time_launches(copy, [] {}, plan);
+  CopyBandwidth bw;
+  bw.buffer_bytes = buffer_bytes;
+  bw.threads = threads;
+  bw.reps = static_cast<int>(r.samples.size());
+  bw.bytes_per_s = r.median > 0 ? 2.0 * static_cast<double>(buffer_bytes) / r.median : 0;
+  return bw;
+}
+
+}  // namespace tritium::bench

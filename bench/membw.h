@@ -1,0 +1,38 @@
+// membw.h - what the bench knows about the host machine: processor model, hardware
+// threads, last-level cache, and the measured memory copy bandwidth that memory-bound
+// kernels are compared against.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace tritium::bench {
+
+/// The host processor.
+struct MachineInfo {
+  std::string cpu_model;  ///< "model name" of /proc/cpuinfo (or "unknown CPU")
+  int threads = 1;        ///< hardware threads (std::thread::hardware_concurrency)
+  int64_t llc_bytes = 0;  ///< size of the last-level cache of one core's cluster (0 if unknown)
+};
+
+/// Reads the processor model, thread count and last-level cache size (from sysfs, falling
+/// back to sysconf).
+MachineInfo machine_info();
+
+/// A measured copy bandwidth.
+struct CopyBandwidth {
+  double bytes_per_s = 0;   ///< (bytes read + bytes written) / median time
+  size_t buffer_bytes = 0;  ///< size of the source (and of the destination)
+  int threads = 1;          ///< threads that copied, each its own contiguous slice
+  int reps = 0;             ///< timed copies
+};
+
+/// Measures memcpy bandwidth on this machine: a source and a destination of `buffer_bytes`
+/// (0 picks max(256 MiB, 8 x last-level cache) so caches cannot hold them), both touched
+/// first, copied `reps` times by `threads` threads (0 = all hardware threads, like the
+/// kernels), each thread memcpy-ing its slice; one untimed copy first. Reports
+/// 2 * buffer_bytes over the median time.
+CopyBandwidth measure_copy_bandwidth(size_t buffer_bytes = 0, int threads = 0, int reps = 5);
+
+}  // namespace tritium::bench

@@ -1,0 +1,171 @@
+// report.cpp - the terminal table and the JSON document of a bench run.
+#include "report.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace tritium::bench {
+namespace {
+
+std::string format_bytes(int64_t b) {
+  if (b <= 0) return "unknown";
+  if (b % (int64_t{1} << 20) == 0) return fmt::format("{} MiB", b >> 20);
+  return fmt::format("{} KiB", b >> 10);
+}
+
+std::string format_ratio(const CaseResult& r) {
+  if (!r.error.empty()) return "-";
+  if (std::isinf(r.check.worst_ratio)) return "inf";
+  return fmt::format("{:.3f}", r.check.worst_ratio);
+}
+
+std::string format_err(const CaseResult& r) {
+  if (!r.error.empty()) return "-";
+  if (r.check.non_finite) return "NaN/Inf";
+  return fmt::format("{:.2e}", r.check.max_abs_err);
+}
+
+std::string format_rate(const CaseResult& r) {
+  if (!r.timed) return "-";
+  if (r.info.memory_bound) return fmt::format("{:.2f} GB/s", achieved_bytes_per_s(r) / 1e9);
+  return fmt::format("{:.4f} TFLOP/s", achieved_flops_per_s(r) / 1e12);
+}
+
+}  // namespace
+
+double achieved_bytes_per_s(const CaseResult& r) {
+  return r.timed && r.timing.median > 0 ? r.info.bytes / r.timing.median : 0.0;
+}
+
+double achieved_flops_per_s(const CaseResult& r) {
+  return r.timed && r.timing.median > 0 ? r.info.flops / r.timing.median : 0.0;
+}
+
+double percent_of_copy(const CaseResult& r, const RunInfo& info) {
+  if (info.copy.bytes_per_s <= 0) return 0.0;
+  return 100.0 * achieved_bytes_per_s(r) / info.copy.bytes_per_s;
+}
+
+std::string format_seconds(double s) {
+  if (s >= 1.0) return fmt::format("{:.3g} s", s);
+  if (s >= 1e-3) return fmt::format("{:.3g} ms", s * 1e3);
+  if (s >= 1e-6) return fmt::format("{:.3g} us", s * 1e6);
+  return fmt::format("{:.3g} ns", s * 1e9);
+}
+
+std::string format_header(const RunInfo& info) {
+  std::string copy = info.copy.bytes_per_s > 0
+                         ? fmt::format("{:.2f} GB/s (memcpy of {} MiB, {} threads, read + write)",
+                                       info.copy.bytes_per_s / 1e9, info.copy.buffer_bytes >> 20,
+                                       info.copy.threads)
+                         : std::string("not measured");
+  return fmt::format("tritium {} bench | {} | {} threads | LLC {} | copy bandwidth {} | backend {}: {}\n",
+                     info.version, info.machine.cpu_model, info.machine.threads,
+                     format_bytes(info.machine.llc_bytes), copy, info.backend, info.device);
+}
+
+std::string format_table(const std::vector<CaseResult>& results, const RunInfo& info) {
+  std::string out;
+  const auto row = [&](const std::string& kernel, const std::string& shape, const std::string& dtype,
+                       const std::string& backend, const std::string& err, const std::string& ratio,
+                       const std::string& status, const std::string& median, const std::string& rate,
+                       const std::string& pct) {
+    out += fmt::format("{:<17} {:<15} {:<5} {:<7} {:>9} {:>8} {:<6} {:>10} {:>17} {:>6}\n", kernel, shape,
+                       dtype, backend, err, ratio, status, median, rate, pct);
+  };
+  row("kernel", "shape", "dtype", "backend", "max err", "err/tol", "result", "median", "throughput",
+      "%copy");
+  int passed = 0, failed = 0;
+  for (const CaseResult& r : results) {
+    r.passed ? ++passed : ++failed;
+    std::string pct = "-";
+    if (r.timed && r.info.memory_bound && info.copy.bytes_per_s > 0)
+      pct = fmt::format("{:.0f}%", percent_of_copy(r, info));
+    row(r.info.kernel, r.info.shape, r.info.dtype, r.backend, format_err(r), format_ratio(r),
+        r.passed ? "PASS" : "FAIL", r.timed ? format_seconds(r.timing.median) : "-", format_rate(r), pct);
+  }
+  out += fmt::format("\n{} passed, {} failed (err/tol: worst |got - ref| / allowed over all outputs; "
+                     "FAIL above 1, on NaN, or on a compile/launch error)\n",
+                     passed, failed);
+  for (const CaseResult& r : results) {
+    if (r.passed) continue;
+    out += fmt::format("\nFAIL {}  ({} `{}` signature \"{}\")\n", r.info.id, r.info.file, r.info.function,
+                       r.info.signature);
+    if (!r.error.empty()) out += fmt::format("  {}\n", r.error);
+    for (const std::string& p : r.problems) out += fmt::format("  {}\n", p);
+    if (r.error.empty() && !r.check.passed()) {
+      out += fmt::format("  {} of {} elements out of tolerance ({} NaN/Inf); worst: {}[{}] = {} vs reference {} "
+                         "(allowed error {:.3g})\n  tolerance: {}\n",
+                         r.check.bad, r.check.count, r.check.non_finite, r.worst_output, r.check.worst_index,
+                         r.check.worst_got, r.check.worst_ref, r.check.worst_allowed, r.worst_tolerance);
+    }
+  }
+  return out;
+}
+
+nlohmann::json to_json(const std::vector<CaseResult>& results, const RunInfo& info) {
+  using nlohmann::json;
+  json doc;
+  doc["tritium_version"] = info.version;
+  doc["machine"] = {{"cpu", info.machine.cpu_model},
+                    {"threads", info.machine.threads},
+                    {"llc_bytes", info.machine.llc_bytes}};
+  doc["copy_bandwidth"] = {{"bytes_per_s", info.copy.bytes_per_s},
+                           {"buffer_bytes", info.copy.buffer_bytes},
+                           {"threads", info.copy.threads},
+                           {"reps", info.copy.reps},
+                           {"definition", "2 * buffer_bytes / median memcpy time"}};
+  doc["backend"] = info.backend;
+  doc["device"] = info.device;
+  doc["quick"] = info.quick;
+  doc["filter"] = info.filter;
+  json cases = json::array();
+  int failed = 0;
+  for (const CaseResult& r : results) {
+    if (!r.passed) ++failed;
+    // Non-finite numbers are not JSON: ratios become null.
+    const auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+    json c = {{"id", r.info.id},
+              {"kernel", r.info.kernel},
+              {"file", r.info.file},
+              {"function", r.info.function},
+              {"shape", r.info.shape},
+              {"dtype", r.info.dtype},
+              {"backend", r.backend},
+              {"signature", r.info.signature},
+              {"grid", r.info.grid},
+              {"quick", r.info.quick},
+              {"memory_bound", r.info.memory_bound},
+              {"bytes", r.info.bytes},
+              {"flops", r.info.flops},
+              {"passed", r.passed},
+              {"error", r.error},
+              {"problems", r.problems},
+              {"compared_elements", r.check.count},
+              {"bad_elements", r.check.bad},
+              {"non_finite_elements", r.check.non_finite},
+              {"max_abs_err", num(r.check.max_abs_err)},
+              {"err_over_tol", num(r.check.worst_ratio)},
+              {"worst_output", r.worst_output},
+              {"worst_tolerance", r.worst_tolerance},
+              {"compile_s", r.compile_s},
+              {"setup_s", r.setup_s}};
+    if (r.timed) {
+      c["time_s"] = {{"median", r.timing.median},
+                     {"min", r.timing.min},
+                     {"max", r.timing.max},
+                     {"mean", r.timing.mean},
+                     {"samples", r.timing.samples}};
+      c["bytes_per_s"] = achieved_bytes_per_s(r);
+      c["flops_per_s"] = achieved_flops_per_s(r);
+      if (r.info.memory_bound) c["percent_of_copy_bandwidth"] = percent_of_copy(r, info);
+    }
+    cases.push_back(std::move(c));
+  }
+  doc["cases"] = std::move(cases);
+  doc["summary"] = {{"cases", results.size()}, {"failed", failed}, {"passed", results.size() - failed}};
+  return doc;
+}
+
+}  // namespace tritium::bench

@@ -1,0 +1,68 @@
+// report.h - results of a bench run and their presentation: the terminal table (with a
+// header line naming the machine and its measured copy bandwidth) and the JSON file.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "membw.h"
+#include "suite.h"
+#include "timing.h"
+#include "tolerance.h"
+
+namespace tritium::bench {
+
+/// The outcome of one case.
+struct CaseResult {
+  Case info;               ///< the case (its make function is not used by the report)
+  std::string backend;     ///< backend it ran on
+  bool passed = false;     ///< compiled, launched, within tolerance everywhere, guards intact
+  std::string error;       ///< why it failed when the result was not even compared (compile, launch)
+  std::vector<std::string> problems;  ///< further failure details (guard overwritten, input changed)
+  CheckResult check;       ///< all outputs merged (worst ratio, max error)
+  std::string worst_output;     ///< name of the output with the worst ratio
+  std::string worst_tolerance;  ///< that output's tolerance reason
+  bool timed = false;      ///< timings were taken (only for correct results)
+  TimingResult timing;     ///< launch timings
+  double compile_s = 0;    ///< time of the compile call (cache hits are fast)
+  double setup_s = 0;      ///< time to generate inputs and references
+};
+
+/// Run-wide facts printed in the header and stored in the JSON.
+struct RunInfo {
+  MachineInfo machine;           ///< host processor
+  CopyBandwidth copy;            ///< measured copy bandwidth (0 if not measured)
+  std::string backend;           ///< backend name
+  std::string device;            ///< the backend's device description
+  std::string version;           ///< tritium version
+  bool quick = false;            ///< --quick
+  std::string filter;            ///< --filter
+};
+
+/// Achieved bandwidth in bytes per second (0 when not timed).
+double achieved_bytes_per_s(const CaseResult& r);
+/// Achieved flop rate per second (0 when not timed or no flops).
+double achieved_flops_per_s(const CaseResult& r);
+/// Achieved bandwidth as a percentage of the measured copy bandwidth (0 if unknown).
+double percent_of_copy(const CaseResult& r, const RunInfo& info);
+
+/// "1.23 ms", "456 us", "2.5 s" (three significant digits).
+std::string format_seconds(double s);
+
+/// The header line: machine, threads, LLC, measured copy bandwidth, backend.
+std::string format_header(const RunInfo& info);
+
+/// The results table (one row per case) followed by a summary line and, for every failed
+/// case, the details (worst element, its reference, the allowed error and why; or the error
+/// text).
+std::string format_table(const std::vector<CaseResult>& results, const RunInfo& info);
+
+/// Every figure of the run as JSON (machine, copy bandwidth, each case with its signature,
+/// grid, bytes, flops, errors, tolerance, all timing samples and derived rates).
+nlohmann::json to_json(const std::vector<CaseResult>& results, const RunInfo& info);
+
+}  // namespace tritium::bench

@@ -1,0 +1,131 @@
+// run.cpp - `tritium bench`: picks the backend and the cases, measures the machine's copy
+// bandwidth, runs every case (progress on stderr), prints the table, writes the JSON.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <tritium/tritium.h>
+
+#include "bench.h"
+#include "exec.h"
+#include "membw.h"
+#include "report.h"
+#include "suite.h"
+
+namespace tritium::bench {
+namespace {
+
+int usage_error(const std::string& msg) {
+  fmt::print(stderr, "tritium bench: error: {}\n", msg);
+  return 2;
+}
+
+std::string default_kernels_dir() {
+  if (const char* env = std::getenv("TRITIUM_KERNELS_DIR"); env && *env) return env;
+#ifdef TRITIUM_SOURCE_DIR
+  return std::string(TRITIUM_SOURCE_DIR) + "/kernels";
+#else
+  return "kernels";
+#endif
+}
+
+void print_list(const std::vector<Case>& cases) {
+  for (const Case& c : cases)
+    fmt::print("{:<42} {:<5} grid ({}, {}, {})  {} `{}`  \"{}\"\n", c.id, c.quick ? "quick" : "", c.grid[0],
+               c.grid[1], c.grid[2], c.file, c.function, c.signature);
+}
+
+// One line per stage on a terminal (overwritten in place), one line per finished case
+// otherwise.
+class Progress {
+ public:
+  Progress(bool enabled, size_t total) : enabled_(enabled), tty_(isatty(2)), total_(total) {}
+  void stage(size_t i, const std::string& id, const std::string& s) {
+    if (!enabled_ || !tty_) return;
+    fmt::print(stderr, "\r\033[K[{}/{}] {} ({})", i + 1, total_, id, s);
+    std::fflush(stderr);
+  }
+  void done(size_t i, const CaseResult& r) {
+    if (!enabled_) return;
+    const std::string what = r.passed ? (r.timed ? format_seconds(r.timing.median) : "") : "FAIL";
+    if (tty_) fmt::print(stderr, "\r\033[K");
+    if (!tty_ || !r.passed) fmt::print(stderr, "[{}/{}] {} {}\n", i + 1, total_, r.info.id, what);
+    std::fflush(stderr);
+  }
+  void message(const std::string& m) {
+    if (enabled_) fmt::print(stderr, "{}\n", m);
+  }
+
+ private:
+  bool enabled_, tty_;
+  size_t total_;
+};
+
+}  // namespace
+
+int run_bench(const BenchOptions& opts) {
+  if (opts.repeat < 0) return usage_error("--repeat must be >= 1");
+  const std::vector<Case> cases = select_cases(all_cases(), opts.quick, opts.filter);
+  if (cases.empty())
+    return usage_error(fmt::format("no case matches{}{} (try --list)", opts.quick ? " --quick" : "",
+                                   opts.filter.empty() ? "" : " --filter '" + opts.filter + "'"));
+  if (opts.list_only) {
+    print_list(cases);
+    return 0;
+  }
+
+  std::string backend;
+  std::unique_ptr<Device> device;
+  try {
+    backend = opts.backend.empty() ? Device::best_backend() : opts.backend;
+    device = std::make_unique<Device>(Device::get(backend));
+  } catch (const std::exception& e) {
+    return usage_error(e.what());
+  }
+
+  Progress progress(!opts.no_progress, cases.size());
+  RunInfo info;
+  info.machine = machine_info();
+  info.backend = backend;
+  info.device = device->description();
+  info.version = tritium::version();
+  info.quick = opts.quick;
+  info.filter = opts.filter;
+  progress.message("tritium bench: measuring memory copy bandwidth ...");
+  info.copy = measure_copy_bandwidth();
+  fmt::print("{}", format_header(info));
+  std::fflush(stdout);
+
+  ExecContext ctx;
+  ctx.device = device.get();
+  ctx.kernels_dir = opts.kernels_dir.empty() ? default_kernels_dir() : opts.kernels_dir;
+  ctx.numerics.dot_tf32 = backend == "cuda";
+  ctx.plan.warmup = opts.warmup >= 0 ? opts.warmup : 2;
+  ctx.plan.repeat = opts.repeat > 0 ? opts.repeat : 10;
+  ctx.plan.budget_s = opts.repeat > 0 ? 0.0 : 2.0;
+
+  std::vector<CaseResult> results;
+  bool any_failed = false;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    ctx.progress = [&, i](const std::string& s) { progress.stage(i, cases[i].id, s); };
+    results.push_back(run_case(cases[i], ctx));
+    progress.done(i, results.back());
+    any_failed = any_failed || !results.back().passed;
+  }
+
+  fmt::print("\n{}", format_table(results, info));
+  if (!opts.json_path.empty()) {
+    std::ofstream out(opts.json_path);
+    out << to_json(results, info).dump(2) << "\n";
+    if (!out) {
+      fmt::print(stderr, "tritium bench: error: cannot write '{}'\n", opts.json_path);
+      return 1;
+    }
+  }
+  return any_failed ? 1 : 0;
+}
+
+}  // namespace tritium::bench

@@ -1,0 +1,36 @@
+// timing.h - wall-clock timing of kernel launches: warm-up launches, then N timed
+// repetitions on the monotonic clock, the device synchronised after each, median reported.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+namespace tritium::bench {
+
+/// How many times to launch.
+struct TimingPlan {
+  int warmup = 2;   ///< untimed launches first (compile caches, page faults, cache warm-up)
+  int repeat = 10;  ///< timed launches (at least 1)
+  /// When > 0 and `repeat` was not fixed by the user: stop early once the timed launches
+  /// have taken this many seconds (at least 3 are still made), so slow cases stay bounded.
+  double budget_s = 0;
+};
+
+/// Timings of one case, in seconds.
+struct TimingResult {
+  std::vector<double> samples;  ///< one per timed launch, in order
+  double median = 0;            ///< median of samples (mean of the two middle ones if even)
+  double min = 0;               ///< fastest sample
+  double max = 0;               ///< slowest sample
+  double mean = 0;              ///< arithmetic mean
+};
+
+/// The median of `v` (0 for an empty vector); `v` is taken by value and sorted.
+double median_of(std::vector<double> v);
+
+/// Runs `launch` plan.warmup times, then times each of plan.repeat calls of `launch`
+/// followed by `sync` (the device's synchronize) with std::chrono::steady_clock.
+TimingResult time_launches(const std::function<void()>& launch, const std::function<void()>& sync,
+                           const TimingPlan& plan);
+
+}  // namespace tritium::bench

@@ -1,0 +1,103 @@
+// CPU renderer: tl.dot as a sequential FMA chain over k ascending per output element,
+// the accumulator starting from `acc`:  c[i][j] = fma(a[i][k], b[k][j], c[i][j]), k = 0..K-1.
+// The loops run i, k, j (j innermost), which keeps the per-element k order and lets the
+// compiler vectorise over j. Operands are converted exactly to the compute type first
+// (fp8/fp16/bf16/fp32 -> float, fp64 -> double); the accumulator is kept in the compute
+// type and rounded to the result type once at the end. Integer dots (int8 -> int32)
+// accumulate with wrap-around. Every input_precision computes IEEE fp32 on the CPU (the
+// CPU has no tf32 unit; Triton uses tf32 only "where the target has it").
+#include <fmt/format.h>
+
+#include "codegen/cpu/cpu_emitter.h"
+
+namespace tritium::codegen::cpu {
+
+using ir::Op;
+using ir::ScalarType;
+using ir::Value;
+
+void Emitter::emit_dot(const Op& op) {
+  const Value* a = op.operands[0];
+  const Value* b = op.operands[1];
+  const Value* c = op.operands[2];
+  const Value* r = op.results[0];
+  const auto& as = a->type.shape;
+  const auto& bs = b->type.shape;
+  const size_t rank = as.size();
+  if (rank < 2 || rank > 3 || bs.size() != rank || c->type.shape.size() != rank) refuse(op, "dot needs rank-2 or rank-3 operands");
+  const int64_t M = as[rank - 2], K = as[rank - 1], N = bs[rank - 1];
+  const int64_t B = rank == 3 ? as[0] : 1;
+  if (bs[rank - 2] != K || c->type.shape[rank - 2] != M || c->type.shape[rank - 1] != N) refuse(op, "dot shapes");
+  const std::string prec = op.attr_str("input_precision", "ieee");
+  if (!prec.empty() && prec != "ieee" && prec != "tf32" && prec != "tf32x3" && prec != "hf32")
+    refuse(op, "input_precision '" + prec + "'");
+  const ScalarType S = a->type.scalar;
+  const ScalarType Acc = r->type.scalar;
+  if (b->type.scalar != S) refuse(op, "operands of different dtypes");
+  if (a->type.is_ptr || b->type.is_ptr) refuse(op, "pointer operands");
+
+  const bool fl = ir::is_float(S);
+  if (fl != ir::is_float(Acc)) refuse(op, "integer operands with a float accumulator (or the reverse)");
+  if (!fl && (S == ScalarType::I1)) refuse(op, "int1 operands");
+  // Compute type: float / double for floats; the accumulator's integer type for ints.
+  const ScalarType CT = fl ? ((S == ScalarType::F64 || Acc == ScalarType::F64) ? ScalarType::F64 : ScalarType::F32) : Acc;
+  const std::string ct = ctype(ir::Type::of(CT));
+
+  // Operands in the compute type.
+  auto operand = [&](const Value* v) -> std::string {
+    if (v->type.scalar == CT && storage(v) == Storage::Array) return name(v);
+    std::string n = declare_array(v->type.with_scalar(CT), "d");
+    loop_nest(v->type.shape, [&](const Idx& i) {
+      std::string e = elem(v, i);
+      std::string x = fl ? to_compute(v->type.scalar, e) : fmt::format("({})({})", ct, e);
+      if (fl && CT == ScalarType::F64 && v->type.scalar != ScalarType::F64) x = "(double)(" + x + ")";
+      line(fmt::format("{}[{}] = {};", n, i.lin, x));
+    });
+    return n;
+  };
+  std::string da = operand(a);
+  std::string db = operand(b);
+  std::string dc;
+  std::string res;
+  if (Acc == CT) {
+    res = declare_array(r->type, "v");
+    materialize_into(res, c);
+    dc = res;
+  } else {
+    dc = declare_array(c->type.with_scalar(CT), "d");
+    loop_nest(c->type.shape, [&](const Idx& i) {
+      std::string e = to_compute(Acc, elem(c, i));
+      if (CT == ScalarType::F64) e = "(double)(" + e + ")";
+      line(fmt::format("{}[{}] = {};", dc, i.lin, e));
+    });
+  }
+
+  std::string bi = fresh("b"), i = fresh("i"), k = fresh("k"), j = fresh("j");
+  std::string x = fresh("x"), cr = fresh("cr"), br = fresh("br");
+  if (B > 1) open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", bi, B));
+  std::string boff = B > 1 ? bi : "0";
+  open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", i, M));
+  open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, K));
+  line(fmt::format("const {} {} = {}[({}*{} + {})*{} + {}];", ct, x, da, boff, M, i, K, k));
+  line(fmt::format("{}* __restrict {} = {} + ({}*{} + {})*{};", ct, cr, dc, boff, M, i, N));
+  line(fmt::format("const {}* __restrict {} = {} + ({}*{} + {})*{};", ct, br, db, boff, K, k, N));
+  std::string step;
+  if (fl) step = fmt::format("{}({}, {}[{}], {}[{}])", CT == ScalarType::F64 ? "fma" : "fmaf", x, br, j, cr, j);
+  else step = fmt::format("tr_add<{0}>({1}[{2}], tr_mul<{0}>({3}, {4}[{2}]))", ct, cr, j, x, br);
+  line(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0}) {2}[{0}] = {3};", j, N, cr, step));
+  close();
+  close();
+  if (B > 1) close();
+
+  if (Acc != CT) {
+    res = declare_array(r->type, "v");
+    std::string l = fresh("l");
+    std::string conv = fl ? from_compute(Acc, fmt::format("{}[{}]", dc, l)) : fmt::format("({})({}[{}])", ctype(r->type.element()), dc, l);
+    if (fl && CT == ScalarType::F64 && Acc != ScalarType::F64)
+      conv = cast_expr(op, ScalarType::F64, Acc, "", fmt::format("{}[{}]", dc, l));
+    line(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0}) {2}[{0}] = {3};", l, r->type.numel(), res, conv));
+  }
+  bind(r, res, Storage::Array);
+}
+
+}  // namespace tritium::codegen::cpu

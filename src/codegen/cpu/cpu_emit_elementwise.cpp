@@ -1,0 +1,381 @@
+// CPU renderer: C++ types, constants, casts and the expression of every elementwise op.
+// The semantics live in the prelude's helpers (cpu_prelude.cpp); this file picks them.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "codegen/cpu/cpu_emitter.h"
+
+namespace tritium::codegen::cpu {
+
+using ir::MathFn;
+using ir::Op;
+using ir::OpKind;
+using ir::ScalarType;
+
+namespace {
+
+bool is_half(ScalarType t) { return t == ScalarType::F16 || t == ScalarType::BF16 || ir::is_fp8(t); }
+
+std::string scalar_ctype(ScalarType t) {
+  switch (t) {
+    case ScalarType::I1: return "uint8_t";
+    case ScalarType::I8: return "int8_t";
+    case ScalarType::I16: return "int16_t";
+    case ScalarType::I32: return "int32_t";
+    case ScalarType::I64: return "int64_t";
+    case ScalarType::U8: return "uint8_t";
+    case ScalarType::U16: return "uint16_t";
+    case ScalarType::U32: return "uint32_t";
+    case ScalarType::U64: return "uint64_t";
+    case ScalarType::F8E4NV: case ScalarType::F8E5: case ScalarType::F8E4B15: return "uint8_t";
+    case ScalarType::F16: case ScalarType::BF16: return "uint16_t";
+    case ScalarType::F32: return "float";
+    case ScalarType::F64: return "double";
+  }
+  return "void";
+}
+
+/// Suffix of the prelude's fp8 helpers.
+const char* fp8_suffix(ScalarType t) {
+  switch (t) {
+    case ScalarType::F8E4NV: return "e4nv";
+    case ScalarType::F8E5: return "e5";
+    default: return "e4b15";
+  }
+}
+
+std::string hex_double(double d) {
+  if (std::isfinite(d)) return fmt::format("{:a}", d);
+  uint64_t u;
+  std::memcpy(&u, &d, 8);
+  return fmt::format("tr_bits<double>((uint64_t)0x{:016x}ull)", u);
+}
+
+std::string float_literal(float f) {
+  if (std::isfinite(f)) return fmt::format("{:a}f", static_cast<double>(f));
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return fmt::format("tr_bits<float>((uint32_t)0x{:08x}u)", u);
+}
+
+/// libm name of a unary/binary math function for float (`f` suffix) or double.
+const char* libm_name(MathFn f) {
+  switch (f) {
+    case MathFn::Exp: return "exp";
+    case MathFn::Exp2: return "exp2";
+    case MathFn::Log: return "log";
+    case MathFn::Log2: return "log2";
+    case MathFn::Sqrt: case MathFn::SqrtRn: return "sqrt";
+    case MathFn::Sin: return "sin";
+    case MathFn::Cos: return "cos";
+    case MathFn::Erf: return "erf";
+    case MathFn::Floor: return "floor";
+    case MathFn::Ceil: return "ceil";
+    case MathFn::Abs: return "fabs";
+    case MathFn::Fma: return "fma";
+    case MathFn::Tanh: return "tanh";
+    case MathFn::Log1p: return "log1p";
+    case MathFn::Expm1: return "expm1";
+    case MathFn::Pow: return "pow";
+    case MathFn::Trunc: return "trunc";
+    case MathFn::Round: return "round";
+    case MathFn::Rint: return "rint";
+    case MathFn::Erfc: return "erfc";
+    case MathFn::Tan: return "tan";
+    case MathFn::Atan: return "atan";
+    case MathFn::Atan2: return "atan2";
+    case MathFn::Asin: return "asin";
+    case MathFn::Acos: return "acos";
+    case MathFn::Sinh: return "sinh";
+    case MathFn::Cosh: return "cosh";
+    case MathFn::Exp10: return "exp10";
+    case MathFn::Log10: return "log10";
+    case MathFn::Cbrt: return "cbrt";
+    case MathFn::Hypot: return "hypot";
+    case MathFn::Copysign: return "copysign";
+    case MathFn::Fmod: return "fmod";
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+// ---- types ---------------------------------------------------------------------------------
+
+std::string Emitter::ctype(const ir::Type& t) {
+  std::string s = scalar_ctype(t.scalar);
+  return t.is_ptr ? s + "*" : s;
+}
+
+std::string Emitter::compute_type(ScalarType t) {
+  if (t == ScalarType::F64) return "double";
+  if (ir::is_float(t)) return "float";
+  return scalar_ctype(t);
+}
+
+std::string Emitter::to_compute(ScalarType t, const std::string& e) {
+  switch (t) {
+    case ScalarType::F16: return "tr_h2f(" + e + ")";
+    case ScalarType::BF16: return "tr_bf2f(" + e + ")";
+    case ScalarType::F8E4NV: case ScalarType::F8E5: case ScalarType::F8E4B15:
+      return fmt::format("tr_{}2f({})", fp8_suffix(t), e);
+    default: return e;
+  }
+}
+
+std::string Emitter::from_compute(ScalarType t, const std::string& e) {
+  switch (t) {
+    case ScalarType::F16: return "tr_f2h(" + e + ")";
+    case ScalarType::BF16: return "tr_f2bf(" + e + ")";
+    case ScalarType::F8E4NV: case ScalarType::F8E5: case ScalarType::F8E4B15:
+      return fmt::format("tr_d2{}((double)({}), 0)", fp8_suffix(t), e);
+    default: return e;
+  }
+}
+
+std::string Emitter::zero_of(const ir::Type& t) {
+  if (t.is_ptr) return "(" + ctype(t) + ")0";
+  if (t.scalar == ScalarType::F32) return "0.0f";
+  if (t.scalar == ScalarType::F64) return "0.0";
+  return "(" + ctype(t) + ")0";
+}
+
+std::string Emitter::c_string(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') out += '\\', out += static_cast<char>(c);
+    else if (c == '\n') out += "\\n";
+    else if (c < 0x20 || c >= 0x7f) out += fmt::format("\\{:03o}", c);
+    else out += static_cast<char>(c);
+  }
+  return out + "\"";
+}
+
+std::string Emitter::literal(const Op& op) const {
+  const ir::Type t = op.results[0]->type.element();
+  auto it = op.attrs.find("value");
+  if (it == op.attrs.end()) refuse(op, "constant without a value");
+  const ir::Attr& a = it->second;
+  const int64_t* iv = std::get_if<int64_t>(&a);
+  const double* dv = std::get_if<double>(&a);
+  if (!iv && !dv) refuse(op, "constant value must be an int or a float");
+  if (t.is_ptr) {
+    if (iv && *iv == 0) return zero_of(t);
+    refuse(op, "non-null pointer constant");
+  }
+  if (ir::is_int(t.scalar)) {
+    if (!iv) {
+      if (*dv != std::trunc(*dv) || !std::isfinite(*dv)) refuse(op, "non-integral value for an integer constant");
+    }
+    int64_t v = iv ? *iv : static_cast<int64_t>(*dv);
+    switch (t.scalar) {
+      case ScalarType::I1: return v != 0 ? "(uint8_t)1" : "(uint8_t)0";
+      case ScalarType::I64:
+        if (v == INT64_MIN) return "(int64_t)(-9223372036854775807LL - 1)";
+        return fmt::format("(int64_t){}LL", v);
+      case ScalarType::U64: return fmt::format("(uint64_t){}ull", static_cast<uint64_t>(v));
+      default: return fmt::format("({})({}LL)", ctype(t), v);
+    }
+  }
+  double d = iv ? static_cast<double>(*iv) : *dv;
+  switch (t.scalar) {
+    case ScalarType::F32: return float_literal(static_cast<float>(d));
+    case ScalarType::F64: return hex_double(d);
+    case ScalarType::F16: return "tr_d2h(" + hex_double(d) + ")";
+    case ScalarType::BF16: return "tr_d2bf(" + hex_double(d) + ")";
+    default: return fmt::format("tr_d2{}({}, 0)", fp8_suffix(t.scalar), hex_double(d));
+  }
+}
+
+// ---- casts ---------------------------------------------------------------------------------
+
+std::string Emitter::cast_expr(const Op& op, ScalarType from, ScalarType to, const std::string& rounding,
+                               const std::string& x) const {
+  if (!rounding.empty() && rounding != "rtne" && rounding != "rtz") refuse(op, "rounding mode '" + rounding + "'");
+  const bool rtz = rounding == "rtz";
+  if (from == to) return x;
+  const std::string T = scalar_ctype(to);
+  if (to == ScalarType::I1) {
+    return ir::is_float(from) ? fmt::format("(uint8_t)({} != 0)", to_compute(from, x))
+                              : fmt::format("(uint8_t)({} != 0)", x);
+  }
+  if (ir::is_int(from) && ir::is_int(to)) return fmt::format("({})({})", T, x);
+  if (ir::is_int(from)) {  // int -> float, correctly rounded
+    const int bits = ir::bitwidth(from);
+    if (to == ScalarType::F32 || to == ScalarType::F64) return fmt::format("({})({})", T, x);
+    std::string d;  // the value as a double, exact or rounded to odd
+    if (bits <= 32) d = fmt::format("(double)({})", x);
+    else d = ir::is_signed_int(from) ? fmt::format("tr_i64_odd({})", x) : fmt::format("tr_u64_odd({})", x);
+    if (to == ScalarType::F16) return (bits <= 16 ? "tr_f2h((float)(" + x + "))" : "tr_d2h(" + d + ")");
+    if (to == ScalarType::BF16) return (bits <= 16 ? "tr_f2bf((float)(" + x + "))" : "tr_d2bf(" + d + ")");
+    return fmt::format("tr_d2{}({}, 0)", fp8_suffix(to), d);
+  }
+  // float source
+  const std::string src = to_compute(from, x);  // float (or double for fp64), exact
+  if (ir::is_int(to)) return fmt::format("tr_f2i<{}>((double)({}))", T, src);
+  const bool f64 = from == ScalarType::F64;
+  switch (to) {
+    case ScalarType::F32:
+      if (f64) return rtz ? "tr_d2f_rtz(" + src + ")" : "(float)(" + src + ")";
+      return src;
+    case ScalarType::F64:
+      return "(double)(" + src + ")";
+    case ScalarType::F16:
+      if (f64) return (rtz ? "tr_d2h_rtz(" : "tr_d2h(") + src + ")";
+      return rtz ? "tr_d2h_rtz((double)(" + src + "))" : "tr_f2h(" + src + ")";
+    case ScalarType::BF16:
+      if (f64) return (rtz ? "tr_d2bf_rtz(" : "tr_d2bf(") + src + ")";
+      return (rtz ? "tr_f2bf_rtz(" : "tr_f2bf(") + src + ")";
+    default:
+      return fmt::format("tr_d2{}((double)({}), {})", fp8_suffix(to), src, rtz ? 1 : 0);
+  }
+}
+
+// ---- elementwise ops -----------------------------------------------------------------------
+
+std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::string>& a) const {
+  const ir::Type& in = op.operands.empty() ? op.results[0]->type : op.operands[0]->type;
+  const ir::Type& out = op.results[0]->type;
+  const ScalarType S = in.scalar;
+  const bool ptr = in.is_ptr;
+  const bool fl = !ptr && ir::is_float(S);
+  const bool b1 = !ptr && S == ScalarType::I1;
+  const std::string T = ctype(in.element());
+  auto F = [&](const std::string& e) { return to_compute(S, e); };
+  auto W = [&](const std::string& e) { return from_compute(S, e); };
+  auto bin = [&](const char* o) { return W(fmt::format("({} {} {})", F(a[0]), o, F(a[1]))); };
+
+  switch (op.kind) {
+    case OpKind::Add: case OpKind::Sub: case OpKind::Mul: {
+      if (ptr) refuse(op, "arithmetic on pointers (use addptr)");
+      const char* o = op.kind == OpKind::Add ? "+" : op.kind == OpKind::Sub ? "-" : "*";
+      if (fl) return bin(o);
+      if (b1) return fmt::format("(uint8_t)({} {} {})", a[0], op.kind == OpKind::Mul ? "&" : "^", a[1]);
+      const char* f = op.kind == OpKind::Add ? "tr_add" : op.kind == OpKind::Sub ? "tr_sub" : "tr_mul";
+      return fmt::format("{}<{}>({}, {})", f, T, a[0], a[1]);
+    }
+    case OpKind::Div:
+      if (!fl) refuse(op, "div needs float operands");
+      return bin("/");
+    case OpKind::IDiv: case OpKind::Rem: {
+      if (fl) {
+        if (op.kind == OpKind::IDiv) refuse(op, "idiv on floats");
+        return W(fmt::format("{}({}, {})", S == ScalarType::F64 ? "fmod" : "fmodf", F(a[0]), F(a[1])));
+      }
+      if (ptr) refuse(op, "division of pointers");
+      const char* f = op.kind == OpKind::IDiv ? "tr_idiv" : "tr_irem";
+      if (b1) return fmt::format("(uint8_t)({}<uint8_t>({}, {}) & 1)", f, a[0], a[1]);
+      return fmt::format("{}<{}>({}, {})", f, T, a[0], a[1]);
+    }
+    case OpKind::And: case OpKind::Or: case OpKind::Xor: {
+      if (fl || ptr) refuse(op, "bitwise op on non-integers");
+      const char* o = op.kind == OpKind::And ? "&" : op.kind == OpKind::Or ? "|" : "^";
+      return fmt::format("({})({} {} {})", T, a[0], o, a[1]);
+    }
+    case OpKind::Shl: case OpKind::Shr:
+      if (fl || ptr) refuse(op, "shift of non-integers");
+      if (b1) return fmt::format("(uint8_t)({} ? 0 : {})", a[1], a[0]);
+      return fmt::format("{}<{}>({}, {})", op.kind == OpKind::Shl ? "tr_shl" : "tr_shr", T, a[0], a[1]);
+    case OpKind::Min: case OpKind::Max: {
+      if (ptr) refuse(op, "min/max of pointers");
+      bool mx = op.kind == OpKind::Max;
+      if (fl) {
+        bool prop = op.attr_int("propagate_nan", 0) != 0;
+        const char* f = mx ? (prop ? "tr_fmax_nan" : "tr_fmax") : (prop ? "tr_fmin_nan" : "tr_fmin");
+        return W(fmt::format("{}<{}>({}, {})", f, compute_type(S), F(a[0]), F(a[1])));
+      }
+      return fmt::format("{}<{}>({}, {})", mx ? "tr_imax" : "tr_imin", T, a[0], a[1]);
+    }
+    case OpKind::Cmp: {
+      std::string p = op.attr_str("pred");
+      const char* o = p == "eq" ? "==" : p == "ne" ? "!=" : p == "lt" ? "<" : p == "le" ? "<=" : p == "gt" ? ">" : p == "ge" ? ">=" : nullptr;
+      if (!o) refuse(op, "predicate '" + p + "'");
+      if (fl) return fmt::format("(uint8_t)({} {} {})", F(a[0]), o, F(a[1]));
+      return fmt::format("(uint8_t)({} {} {})", a[0], o, a[1]);
+    }
+    case OpKind::Neg:
+      if (ptr) refuse(op, "negation of a pointer");
+      if (S == ScalarType::F16 || S == ScalarType::BF16) return fmt::format("(uint16_t)({} ^ 0x8000u)", a[0]);
+      if (ir::is_fp8(S)) return fmt::format("(uint8_t)({} ^ 0x80u)", a[0]);
+      if (fl) return fmt::format("(-{})", a[0]);
+      if (b1) return a[0];
+      return fmt::format("tr_neg<{}>({})", T, a[0]);
+    case OpKind::Not:
+      if (fl || ptr) refuse(op, "bitwise not of a non-integer");
+      if (b1) return fmt::format("(uint8_t)({} ^ 1)", a[0]);
+      return fmt::format("({})~{}", T, a[0]);
+    case OpKind::Select:
+      return fmt::format("({} ? {} : {})", a[0], a[1], a[2]);
+    case OpKind::Cast: {
+      const ir::Type& src = op.operands[0]->type;
+      if (src.is_ptr || out.is_ptr) {
+        if (src.is_ptr && out.is_ptr) return fmt::format("({})({})", ctype(out.element()), a[0]);
+        refuse(op, "cast between pointers and integers (use ptr_to_int / int_to_ptr)");
+      }
+      return cast_expr(op, src.scalar, out.scalar, op.attr_str("rounding"), a[0]);
+    }
+    case OpKind::Bitcast: {
+      const ir::Type& src = op.operands[0]->type;
+      if (src.is_ptr || out.is_ptr) {
+        if (src.is_ptr && out.is_ptr) return fmt::format("({})({})", ctype(out.element()), a[0]);
+        refuse(op, "bitcast between a pointer and a number");
+      }
+      if (ir::bitwidth(src.scalar) != ir::bitwidth(out.scalar)) refuse(op, "bitcast between different widths");
+      if (src.scalar == ScalarType::I1) return a[0];
+      return fmt::format("tr_bits<{}>({})", ctype(out.element()), a[0]);
+    }
+    case OpKind::AddPtr:
+      return fmt::format("({} + (int64_t)({}))", a[0], a[1]);
+    case OpKind::PtrToInt:
+      return fmt::format("({})(uintptr_t)({})", ctype(out.element()), a[0]);
+    case OpKind::IntToPtr:
+      return fmt::format("({})(uintptr_t)({})", ctype(out.element()), a[0]);
+    case OpKind::Math:
+      break;
+    default:
+      refuse(op, "not an elementwise op");
+  }
+
+  // ---- math functions ----
+  const MathFn f = op.math_fn();
+  if (static_cast<int>(a.size()) != ir::math_fn_arity(f)) refuse(op, "wrong number of operands");
+  if (ptr) refuse(op, "math on pointers");
+  if (!fl) {
+    switch (f) {
+      case MathFn::Abs: return b1 ? a[0] : fmt::format("tr_iabs<{}>({})", T, a[0]);
+      case MathFn::Umulhi: return fmt::format("tr_mulhi<{}>({}, {})", T, a[0], a[1]);
+      case MathFn::Clz: return fmt::format("tr_clz<{}>({})", T, a[0]);
+      case MathFn::Popc: return fmt::format("tr_popc<{}>({})", T, a[0]);
+      default: refuse(op, std::string(ir::math_fn_name(f)) + " on integers");
+    }
+  }
+  const bool dbl = S == ScalarType::F64;
+  auto lib = [&](MathFn g) { return std::string(libm_name(g)) + (dbl ? "" : "f"); };
+  switch (f) {
+    case MathFn::Abs:
+      if (S == ScalarType::F16 || S == ScalarType::BF16) return fmt::format("(uint16_t)({} & 0x7fffu)", a[0]);
+      if (ir::is_fp8(S)) return fmt::format("(uint8_t)({} & 0x7fu)", a[0]);
+      return fmt::format("{}({})", lib(f), a[0]);
+    case MathFn::Rsqrt:
+      return W(fmt::format("({} / {}({}))", dbl ? "1.0" : "1.0f", dbl ? "sqrt" : "sqrtf", F(a[0])));
+    case MathFn::Isnan:
+      return fmt::format("(uint8_t)({0} != {0})", F(a[0]));
+    case MathFn::Isinf:
+      return fmt::format("(uint8_t)(__builtin_isinf({}) != 0)", F(a[0]));
+    case MathFn::Signbit:
+      return fmt::format("(uint8_t)(__builtin_signbit({}) != 0)", F(a[0]));
+    case MathFn::Umulhi: case MathFn::Clz: case MathFn::Popc:
+      refuse(op, std::string(ir::math_fn_name(f)) + " on floats");
+    default:
+      break;
+  }
+  if (!libm_name(f)) refuse(op, std::string("math function ") + ir::math_fn_name(f));
+  std::string call = lib(f) + "(";
+  for (size_t i = 0; i < a.size(); ++i) call += (i ? ", " : "") + F(a[i]);
+  call += ")";
+  return W(call);
+}
+
+}  // namespace tritium::codegen::cpu

@@ -1,0 +1,145 @@
+// CPU renderer: loads, stores and atomics. Masked-off lanes never touch memory; a
+// masked-off load without `other` gives 0 and a masked-off atomic returns 0. int1 is one
+// byte in memory: loads give (byte != 0), stores write 0 or 1.
+#include <fmt/format.h>
+
+#include "codegen/cpu/cpu_emitter.h"
+
+namespace tritium::codegen::cpu {
+
+using ir::Op;
+using ir::ScalarType;
+using ir::Value;
+
+namespace {
+/// Dereferences pointer expression `p` as a value of the pointee type.
+std::string load_expr(const ir::Type& ptr, const std::string& p, bool is_volatile) {
+  std::string deref = is_volatile ? fmt::format("*(volatile {})({})", Emitter::ctype(ptr.element()), p)
+                                  : fmt::format("*({})", p);
+  if (ptr.scalar == ScalarType::I1) return fmt::format("(uint8_t)({} != 0)", deref);
+  return deref;
+}
+}  // namespace
+
+void Emitter::emit_load(const Op& op) {
+  const Value* ptr = op.operands[0];
+  const Value* mask = op.operands.size() >= 2 ? op.operands[1] : nullptr;
+  const Value* other = op.operands.size() >= 3 ? op.operands[2] : nullptr;
+  const Value* r = op.results[0];
+  if (!ptr->type.is_ptr) refuse(op, "operand is not a pointer");
+  const bool vol = op.attr_int("volatile", 0) != 0;
+  auto value = [&](const Idx& i) {
+    std::string p = elem(ptr, i);
+    std::string v = load_expr(ptr->type, p, vol);
+    if (!mask) return v;
+    std::string m = elem(mask, i);
+    std::string o = other ? elem(other, i) : zero_of(r->type.element());
+    return fmt::format("{} ? {} : {}", m, v, o);
+  };
+  if (r->type.is_scalar()) {
+    std::string n = fmt::format("s{}", r->id);
+    line(fmt::format("const {} {} = {};", ctype(r->type), n, value({})));
+    bind(r, n, Storage::Scalar);
+    return;
+  }
+  std::string n = declare_array(r->type, "v");
+  loop_nest(r->type.shape, [&](const Idx& i) { line(fmt::format("{}[{}] = {};", n, i.lin, value(i))); });
+  bind(r, n, Storage::Array);
+}
+
+void Emitter::emit_store(const Op& op) {
+  const Value* ptr = op.operands[0];
+  const Value* val = op.operands[1];
+  const Value* mask = op.operands.size() >= 3 ? op.operands[2] : nullptr;
+  if (!ptr->type.is_ptr) refuse(op, "operand is not a pointer");
+  auto body = [&](const Idx& i) {
+    std::string p = elem(ptr, i);
+    std::string v = elem(val, i);
+    if (ptr->type.scalar == ScalarType::I1) v = fmt::format("(uint8_t)({} & 1)", v);
+    if (mask) line(fmt::format("if ({}) *({}) = {};", elem(mask, i), p, v));
+    else line(fmt::format("*({}) = {};", p, v));
+  };
+  if (ptr->type.is_scalar()) body({});
+  else loop_nest(ptr->type.shape, body);
+}
+
+void Emitter::emit_atomic_rmw(const Op& op) {
+  const Value* ptr = op.operands[0];
+  const Value* val = op.operands[1];
+  const Value* mask = op.operands.size() >= 3 ? op.operands[2] : nullptr;
+  const Value* r = op.results[0];
+  const ScalarType S = ptr->type.scalar;
+  const std::string rmw = op.attr_str("rmw");
+  const std::string T = ctype(ptr->type.element());
+  if (S == ScalarType::I1 || ir::is_fp8(S)) refuse(op, std::string("atomics on ") + std::string(ir::name(S)));
+  auto call = [&](const std::string& p, const std::string& v) -> std::string {
+    if (!ir::is_float(S)) {
+      if (rmw == "add" || rmw == "and" || rmw == "or" || rmw == "xor" || rmw == "max" || rmw == "min" ||
+          rmw == "xchg")
+        return fmt::format("tr_atomic_{}<{}>({}, {})", rmw, T, p, v);
+      refuse(op, "atomic '" + rmw + "' on integers");
+    }
+    const char* bits = S == ScalarType::F64 ? "uint64_t" : S == ScalarType::F32 ? "uint32_t" : "uint16_t";
+    if (rmw == "xchg")
+      return fmt::format("tr_bits<{}>(tr_atomic_xchg<{}>(({}*)({}), tr_bits<{}>({})))", T, bits, bits, p, bits, v);
+    std::string ct = compute_type(S);
+    // The old value in the compute type, and the updated value back as bits.
+    std::string old_v = to_compute(S, fmt::format("tr_bits<{}>(o_)", T));
+    std::string new_v = to_compute(S, fmt::format("({})", v));
+    std::string upd;
+    if (rmw == "fadd" || rmw == "add") upd = fmt::format("{} + {}", old_v, new_v);
+    else if (rmw == "max") upd = fmt::format("tr_fmax<{}>({}, {})", ct, old_v, new_v);
+    else if (rmw == "min") upd = fmt::format("tr_fmin<{}>({}, {})", ct, old_v, new_v);
+    else refuse(op, "atomic '" + rmw + "' on floats");
+    return fmt::format("tr_bits<{}>(tr_atomic_update(({}*)({}), [&]({} o_) {{ return tr_bits<{}>({}); }}))", T, bits,
+                       p, bits, bits, from_compute(S, upd));
+  };
+  auto body = [&](const Idx& i, const std::string& dst) {
+    std::string p = elem(ptr, i);
+    std::string v = elem(val, i);
+    if (mask) {
+      std::string m = elem(mask, i);
+      line(fmt::format("{} = {} ? {} : {};", dst, m, call(p, v), zero_of(r->type.element())));
+    } else {
+      line(fmt::format("{} = {};", dst, call(p, v)));
+    }
+  };
+  if (r->type.is_scalar()) {
+    std::string n = fmt::format("s{}", r->id);
+    line(fmt::format("{} {};", ctype(r->type), n));
+    body({}, n);
+    bind(r, n, Storage::Scalar);
+    return;
+  }
+  std::string n = declare_array(r->type, "v");
+  loop_nest(r->type.shape, [&](const Idx& i) { body(i, fmt::format("{}[{}]", n, i.lin)); });
+  bind(r, n, Storage::Array);
+}
+
+void Emitter::emit_atomic_cas(const Op& op) {
+  const Value* ptr = op.operands[0];
+  const Value* cmp = op.operands[1];
+  const Value* val = op.operands[2];
+  const Value* r = op.results[0];
+  const ScalarType S = ptr->type.scalar;
+  if (S == ScalarType::I1 || ir::is_fp8(S)) refuse(op, std::string("atomics on ") + std::string(ir::name(S)));
+  const std::string T = ctype(ptr->type.element());
+  auto call = [&](const Idx& i) {
+    std::string p = elem(ptr, i), c = elem(cmp, i), v = elem(val, i);
+    if (!ir::is_float(S)) return fmt::format("tr_atomic_cas<{}>({}, {}, {})", T, p, c, v);
+    const char* bits = S == ScalarType::F64 ? "uint64_t" : S == ScalarType::F32 ? "uint32_t" : "uint16_t";
+    return fmt::format("tr_bits<{}>(tr_atomic_cas<{}>(({}*)({}), tr_bits<{}>({}), tr_bits<{}>({})))", T, bits, bits,
+                       p, bits, c, bits, v);
+  };
+  if (r->type.is_scalar()) {
+    std::string n = fmt::format("s{}", r->id);
+    line(fmt::format("const {} {} = {};", ctype(r->type), n, call({})));
+    bind(r, n, Storage::Scalar);
+    return;
+  }
+  std::string n = declare_array(r->type, "v");
+  loop_nest(r->type.shape, [&](const Idx& i) { line(fmt::format("{}[{}] = {};", n, i.lin, call(i))); });
+  bind(r, n, Storage::Array);
+}
+
+}  // namespace tritium::codegen::cpu

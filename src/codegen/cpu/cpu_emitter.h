@@ -1,0 +1,170 @@
+// Internal to the CPU renderer: the Emitter that turns one ir::Function into C++ text.
+// Its member functions are split by topic over cpu_codegen.cpp (driver, storage analysis,
+// indexing, dispatch), cpu_emit_elementwise.cpp (types, constants, scalar expressions),
+// cpu_emit_memory.cpp, cpu_emit_reduce.cpp, cpu_emit_dot.cpp and cpu_emit_control.cpp.
+//
+// How values live in the generated code (Storage):
+//   Scalar  — a C++ local (`s12`), declared where its op is.
+//   Array   — a local array in row-major order (`v12[4096]`), filled by one loop nest.
+//   Virtual — no storage: elem() computes the element inside the consumer's loop
+//             (elementwise chains, splat/broadcast/expand_dims/reshape/trans views,
+//             make_range, constants). Within one loop body each virtual value is computed
+//             once into a `const` temporary (memoized per index).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "frontend/source.h"
+#include "ir/ir.h"
+#include "runtime/device.h"
+
+namespace tritium::codegen::cpu {
+
+/// The position of one tensor element inside a generated loop nest: per-dimension index
+/// expressions and/or the row-major linear index (either may be empty = unknown; the
+/// other is then derived on demand).
+struct Idx {
+  std::vector<std::string> dims;
+  std::string lin;
+};
+
+/// Where a value lives in generated code (see the file comment).
+enum class Storage : uint8_t { Scalar, Array, Virtual };
+
+class Emitter {
+ public:
+  Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts);
+  /// Renders the program function and the tritium_run entry point (without the prelude).
+  std::string render();
+
+  // ---- output (cpu_codegen.cpp) --------------------------------------------------------
+  /// Appends one indented line.
+  void line(const std::string& s);
+  /// Appends `head {` and indents.
+  void open(const std::string& head);
+  /// Unindents and appends `}` (or `tail`).
+  void close(const std::string& tail = "}");
+  /// A fresh identifier `<prefix><n>`.
+  std::string fresh(const char* prefix);
+  /// Throws frontend::CompileError(op.loc, "cpu backend: <op> not supported: <why>").
+  [[noreturn]] void refuse(const ir::Op& op, const std::string& why) const;
+
+  // ---- types and expressions (cpu_emit_elementwise.cpp) --------------------------------
+  /// C++ storage type of one element: int8_t.., uint16_t for fp16/bf16, uint8_t for int1
+  /// and fp8, float, double; pointers "T*".
+  static std::string ctype(const ir::Type& t);
+  /// C++ type arithmetic is done in: float (fp8/fp16/bf16/fp32), double, else ctype.
+  static std::string compute_type(ir::ScalarType t);
+  /// Converts a stored value to its compute type (exact) and back (rounding to nearest).
+  static std::string to_compute(ir::ScalarType t, const std::string& e);
+  static std::string from_compute(ir::ScalarType t, const std::string& e);
+  /// The C++ literal of a constant op's element.
+  std::string literal(const ir::Op& constant) const;
+  /// A C++ literal of type `t` holding zero.
+  static std::string zero_of(const ir::Type& t);
+  /// Numeric conversion of expression `x` from `from` to `to` ("rtne"/"" or "rtz").
+  std::string cast_expr(const ir::Op& op, ir::ScalarType from, ir::ScalarType to, const std::string& rounding,
+                        const std::string& x) const;
+  /// The result of elementwise op `op` (one element) given its operand expressions.
+  std::string elementwise_expr(const ir::Op& op, const std::vector<std::string>& args) const;
+  /// A double-quoted C string literal of `s`.
+  static std::string c_string(const std::string& s);
+
+  // ---- values and indexing (cpu_codegen.cpp) --------------------------------------------
+  Storage storage(const ir::Value* v) const;
+  const std::string& name(const ir::Value* v) const;
+  /// Gives `v` a name and storage (block arguments, op results with their own storage).
+  void bind(const ir::Value* v, const std::string& name, Storage s);
+  /// Expression of element `idx` of `v` (emits temporaries into the current loop body).
+  std::string elem(const ir::Value* v, const Idx& idx);
+  /// Expression of element `idx` of result `result` of a virtualizable op.
+  std::string compute(const ir::Op& op, int result, const Idx& idx);
+  /// Emits a loop nest over `shape` (innermost = last dimension) calling `body` inside.
+  void loop_nest(const std::vector<int64_t>& shape, const std::function<void(const Idx&)>& body);
+  /// Row-major linear index / per-dimension indices of `i` in a tensor of `shape`.
+  static std::string lin_of(const Idx& i, const std::vector<int64_t>& shape);
+  static std::vector<std::string> dims_of(const Idx& i, const std::vector<int64_t>& shape);
+  /// Declares a local array for tensor type `t`, returns its name.
+  std::string declare_array(const ir::Type& t, const char* prefix);
+  /// Writes every element of tensor `v` into array `dst` (memcpy when `v` is an array).
+  void materialize_into(const std::string& dst, const ir::Value* v);
+  /// Assigns `v` to storage `dst` of the same type (scalar assignment or array fill).
+  void assign(const std::string& dst, const ir::Value* v);
+  /// Byte size of a tensor of type `t`, as a C++ expression.
+  static std::string bytes_of(const ir::Type& t);
+
+  // ---- blocks and ops (cpu_codegen.cpp) ---------------------------------------------------
+  void emit_block(const ir::Block& b);
+  void emit_op(const ir::Op& op);
+  void emit_materialized(const ir::Op& op);
+  void emit_cat(const ir::Op& op);
+  void emit_join(const ir::Op& op);
+
+  // ---- memory (cpu_emit_memory.cpp) ---------------------------------------------------------
+  void emit_load(const ir::Op& op);
+  void emit_store(const ir::Op& op);
+  void emit_atomic_rmw(const ir::Op& op);
+  void emit_atomic_cas(const ir::Op& op);
+
+  // ---- reductions (cpu_emit_reduce.cpp) -------------------------------------------------
+  void emit_reduce(const ir::Op& op);
+  void emit_scan(const ir::Op& op);
+  /// Emits the combine region of reduce/scan `op` applied to scalar expressions `lhs` and
+  /// `rhs` (one per operand); returns the names of locals holding the combined values.
+  std::vector<std::string> emit_combine(const ir::Op& op, const std::vector<std::string>& lhs,
+                                        const std::vector<std::string>& rhs);
+
+  // ---- dot (cpu_emit_dot.cpp) -------------------------------------------------------------
+  void emit_dot(const ir::Op& op);
+
+  // ---- control flow and debugging (cpu_emit_control.cpp) ----------------------------------
+  void emit_for(const ir::Op& op);
+  void emit_if(const ir::Op& op);
+  void emit_while(const ir::Op& op);
+  void emit_assert(const ir::Op& op);
+  void emit_print(const ir::Op& op);
+  /// Handlers for the terminators of the region being emitted (top of the stack).
+  std::vector<std::function<void(const ir::Op&)>> terminator_handlers;
+
+  const runtime::CodegenOptions& options() const { return opts_; }
+  const ir::Function& function() const { return fn_; }
+  /// Ops that read `v` (each listed once per operand use).
+  const std::vector<const ir::Op*>& users(const ir::Value* v) const;
+
+ private:
+  // storage analysis (cpu_codegen.cpp)
+  void collect_users(const ir::Block& b);
+  void analyze_block(const ir::Block& b);
+  bool cheap(const ir::Value* v);
+  int weight(const ir::Value* v);
+
+  struct UseInfo {
+    std::unordered_set<const ir::Op*> roots;  // ops whose loops evaluate this virtual value
+    bool nested = false;                      // read from a nested region
+    bool expanded = false;                    // read through a broadcast that repeats it
+  };
+
+  const ir::Function& fn_;
+  runtime::CodegenOptions opts_;
+  std::string out_;
+  int indent_ = 1;
+  int counter_ = 0;
+  std::unordered_map<const ir::Value*, Storage> storage_;
+  std::unordered_map<const ir::Value*, std::string> names_;
+  std::unordered_map<const ir::Value*, std::vector<const ir::Op*>> users_;
+  std::unordered_map<const ir::Value*, UseInfo> use_info_;
+  std::unordered_map<const ir::Value*, bool> cheap_memo_;
+  std::unordered_map<const ir::Value*, int> weight_memo_;
+  std::vector<std::unordered_map<std::string, std::string>> memo_;  // per loop body
+};
+
+/// True for ops whose tensor results may be virtual (views, leaves, elementwise).
+bool is_virtualizable(ir::OpKind k);
+/// True for ops that only re-index their operand (splat, broadcast, expand_dims, ...).
+bool is_view(ir::OpKind k);
+
+}  // namespace tritium::codegen::cpu

@@ -1,0 +1,184 @@
+// Shape manipulation: tl.broadcast, broadcast_to, trans, permute, reshape, view, ravel,
+// expand_dims, join, split, interleave, item (upstream core.py / semantic.py /
+// standard.py).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "frontend/builtins_impl.h"
+
+namespace tritium::frontend::bi {
+
+namespace {
+
+ir::Value* permute_value(BuiltinContext& ctx, ir::Value* x, const std::vector<int64_t>& dims, SrcLoc loc) {
+  int rank = x->type.rank();
+  if (static_cast<int>(dims.size()) != rank) fail(loc, "permute dims must have the same length as input shape");
+  std::vector<int64_t> sorted = dims;
+  std::sort(sorted.begin(), sorted.end());
+  for (int i = 0; i < rank; ++i)
+    if (sorted[i] != i)
+      fail(loc, fmt::format("permute dims must be a permutation of 0, 1, ..., n-1, but were ({})", fmt::join(dims, ", ")));
+  std::vector<int64_t> shape;
+  for (auto d : dims) shape.push_back(x->type.shape[d]);
+  return ctx.b.create(ir::OpKind::Trans, {x}, {x->type.with_shape(shape)}, loc, {{"perm", dims}})->result();
+}
+
+std::vector<int64_t> dims_list(const CValues& rest, SrcLoc loc, const std::string& what) {
+  std::vector<int64_t> out;
+  for (const auto& d : unwrap_iterable(rest)) out.push_back(int_arg(d, loc, what));
+  return out;
+}
+
+CValue broadcast(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("broadcast", std::move(args), std::move(kw), {req("input"), req("other")}, loc);
+  ir::Value* x = tensor_only(a["input"], loc, "tl.broadcast input");
+  ir::Value* y = tensor_only(a["other"], loc, "tl.broadcast other");
+  sem::broadcast_pair(ctx.b, x, y, loc);
+  return CValue::of_tuple({CValue::of_tensor(x), CValue::of_tensor(y)});
+}
+
+CValue broadcast_to(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("broadcast_to", std::move(args), std::move(kw), {req("input")}, loc, true);
+  ir::Value* x = tensor_only(a["input"], loc, "tl.broadcast_to input");
+  auto shape = block_shape(unwrap_iterable(a.rest()), loc);
+  return CValue::of_tensor(sem::broadcast_to(ctx.b, x, shape, loc));
+}
+
+CValue trans(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("trans", std::move(args), std::move(kw), {req("input")}, loc, true);
+  ir::Value* x = tensor_only(a["input"], loc, "tl.trans input");
+  auto dims = dims_list(a.rest(), loc, "trans dim");
+  if (dims.empty()) {
+    int n = x->type.rank();
+    if (n < 2) fail(loc, "tl.trans invoked with a 0- or 1-dimensional tensor");
+    for (int i = 0; i < n - 2; ++i) dims.push_back(i);
+    dims.push_back(n - 1);
+    dims.push_back(n - 2);
+  }
+  return CValue::of_tensor(permute_value(ctx, x, dims, loc));
+}
+
+CValue permute(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("permute", std::move(args), std::move(kw), {req("input")}, loc, true);
+  ir::Value* x = tensor_only(a["input"], loc, "tl.permute input");
+  return CValue::of_tensor(permute_value(ctx, x, dims_list(a.rest(), loc, "permute dim"), loc));
+}
+
+CValue reshape_impl(BuiltinContext& ctx, const char* name, CValues args, std::vector<KwArg> kw, SrcLoc loc,
+                    bool view) {
+  std::vector<Param> params = {req("input")};
+  if (!view) params.push_back(opt("can_reorder", CValue::of_bool(false)));
+  Args a(name, std::move(args), std::move(kw), params, loc, true, 1);
+  ir::Value* x = tensor_only(a["input"], loc, std::string("tl.") + name + " input");
+  auto shape = block_shape(unwrap_iterable(a.rest()), loc);
+  bool can_reorder = view || bool_arg(a["can_reorder"], loc, "can_reorder");
+  if (shape.empty() && x->type.numel() != 1) fail(loc, "can only unsplat single-element tensors");
+  return CValue::of_tensor(sem::reshape(ctx.b, x, shape, can_reorder, loc));
+}
+
+CValue ravel(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("ravel", std::move(args), std::move(kw), {req("x"), opt("can_reorder", CValue::of_bool(false))}, loc);
+  ir::Value* x = tensor_only(a["x"], loc, "tl.ravel input");
+  return CValue::of_tensor(
+      sem::reshape(ctx.b, x, {x->type.numel()}, bool_arg(a["can_reorder"], loc, "can_reorder"), loc));
+}
+
+CValue expand_dims(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("expand_dims", std::move(args), std::move(kw), {req("input"), req("axis")}, loc);
+  ir::Value* x = tensor_arg(ctx, a["input"], loc, "tl.expand_dims input");
+  auto axes = int_list(a["axis"], loc, "expand_dims axis");
+  int new_ndim = x->type.rank() + static_cast<int>(axes.size());
+  std::vector<int> wrapped;
+  for (auto ax : axes) wrapped.push_back(wrap_axis(ax, new_ndim, loc));
+  std::vector<int> sorted = wrapped;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    fail(loc, fmt::format("expand_dims received duplicate axes, normalized axes = [{}]", fmt::join(wrapped, ", ")));
+  for (int ax : sorted) x = sem::expand_dims(ctx.b, x, ax, loc);
+  return CValue::of_tensor(x);
+}
+
+ir::Value* join_values(BuiltinContext& ctx, ir::Value* x, ir::Value* y, SrcLoc loc) {
+  sem::broadcast_pair(ctx.b, x, y, loc);
+  if (x->type.scalar != y->type.scalar || x->type.is_ptr != y->type.is_ptr)
+    fail(loc, fmt::format("tl.join operands have different types {} and {}", sem::tt_name(x->type.element()),
+                          sem::tt_name(y->type.element())));
+  bool was_scalar = x->type.is_scalar();
+  if (was_scalar) {
+    x = sem::expand_dims(ctx.b, x, 0, loc);
+    y = sem::expand_dims(ctx.b, y, 0, loc);
+  }
+  auto shape = x->type.shape;
+  shape.push_back(2);
+  ir::Value* r = ctx.b.create(ir::OpKind::Join, {x, y}, {x->type.with_shape(shape)}, loc)->result();
+  if (was_scalar) r = sem::reshape(ctx.b, r, {2}, false, loc);
+  return r;
+}
+
+CValue join(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("join", std::move(args), std::move(kw), {req("a"), req("b")}, loc);
+  return CValue::of_tensor(join_values(ctx, tensor_only(a["a"], loc, "tl.join a"), tensor_only(a["b"], loc, "tl.join b"),
+                                       loc));
+}
+
+CValue split(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("split", std::move(args), std::move(kw), {req("a")}, loc);
+  ir::Value* x = tensor_only(a["a"], loc, "tl.split input");
+  if (x->type.is_scalar() || x->type.shape.back() != 2) fail(loc, "tl.split needs a tensor whose last dimension is 2");
+  bool was_rank1 = x->type.rank() == 1;
+  if (was_rank1) x = sem::expand_dims(ctx.b, x, 0, loc);
+  auto shape = x->type.shape;
+  shape.pop_back();
+  ir::Op* op = ctx.b.create(ir::OpKind::Split, {x}, {x->type.with_shape(shape), x->type.with_shape(shape)}, loc);
+  ir::Value* l = op->result(0);
+  ir::Value* r = op->result(1);
+  if (was_rank1) {
+    l = sem::reshape(ctx.b, l, {}, false, loc);
+    r = sem::reshape(ctx.b, r, {}, false, loc);
+  }
+  return CValue::of_tuple({CValue::of_tensor(l), CValue::of_tensor(r)});
+}
+
+CValue interleave(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("interleave", std::move(args), std::move(kw), {req("a"), req("b")}, loc);
+  ir::Value* c = join_values(ctx, tensor_only(a["a"], loc, "tl.interleave a"), tensor_only(a["b"], loc, "tl.interleave b"),
+                             loc);
+  if (c->type.rank() == 1) return CValue::of_tensor(c);
+  auto shape = c->type.shape;
+  int64_t last = shape[shape.size() - 2] * 2;
+  shape.resize(shape.size() - 2);
+  shape.push_back(last);
+  return CValue::of_tensor(sem::reshape(ctx.b, c, shape, false, loc));
+}
+
+CValue item(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("item", std::move(args), std::move(kw), {req("input")}, loc);
+  ir::Value* x = tensor_only(a["input"], loc, "tl.item input");
+  if (x->type.is_scalar()) return CValue::of_tensor(x);
+  if (x->type.numel() != 1) fail(loc, "can only unsplat single-element tensors");
+  return CValue::of_tensor(sem::reshape(ctx.b, x, {}, false, loc));
+}
+
+}  // namespace
+
+void register_shape(Registry& r) {
+  r["broadcast"] = broadcast;
+  r["broadcast_to"] = broadcast_to;
+  r["trans"] = trans;
+  r["permute"] = permute;
+  r["reshape"] = [](BuiltinContext& c, CValues a, std::vector<KwArg> k, SrcLoc l) {
+    return reshape_impl(c, "reshape", std::move(a), std::move(k), l, false);
+  };
+  r["view"] = [](BuiltinContext& c, CValues a, std::vector<KwArg> k, SrcLoc l) {
+    return reshape_impl(c, "view", std::move(a), std::move(k), l, true);
+  };
+  r["ravel"] = ravel;
+  r["expand_dims"] = expand_dims;
+  r["join"] = join;
+  r["split"] = split;
+  r["interleave"] = interleave;
+  r["item"] = item;
+}
+
+}  // namespace tritium::frontend::bi

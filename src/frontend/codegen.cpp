@@ -1,0 +1,139 @@
+// Public entry points of the code generator (codegen.h): finds the kernel, binds the
+// specialization to its parameters, generates the kernel and its helpers, verifies.
+#include "frontend/codegen.h"
+
+#include <fmt/format.h>
+
+#include "frontend/codegen_impl.h"
+#include "frontend/codegen_values.h"
+#include "ir/verifier.h"
+
+namespace tritium::frontend {
+
+namespace {
+
+using cg::fail;
+
+CValue constexpr_value(const ConstexprValue& v) {
+  if (auto* i = std::get_if<int64_t>(&v)) return CValue::of_int(*i);
+  if (auto* d = std::get_if<double>(&v)) return CValue::of_float(*d);
+  if (auto* b = std::get_if<bool>(&v)) return CValue::of_bool(*b);
+  return CValue::of_str(std::get<std::string>(v));
+}
+
+// Binds the launch specialization to the kernel's parameters (see codegen.h).
+void bind_kernel_params(cg::GenState& st, cg::FunctionGen& g, ir::Function& kf, const FunctionDef& f,
+                        const Specialization& spec) {
+  const std::string& kname = f.name;
+  std::vector<size_t> positional;
+  for (size_t i = 0; i < f.params.size(); ++i) {
+    const Param& p = f.params[i];
+    if (p.kind == ParamKind::VarArgs || p.kind == ParamKind::VarKwargs)
+      fail(p.loc, "variadic parameters (*args / **kwargs) are not supported in kernels");
+    if (p.kind != ParamKind::KeywordOnly) positional.push_back(i);
+  }
+  std::vector<std::optional<ArgSpec>> given(f.params.size());
+  if (spec.args.size() > positional.size())
+    fail(f.name_loc, fmt::format("kernel '{}' takes {} positional parameter{} but the specialization gives {}", kname,
+                                 positional.size(), positional.size() == 1 ? "" : "s", spec.args.size()));
+  for (size_t k = 0; k < spec.args.size(); ++k) given[positional[k]] = spec.args[k];
+  for (const auto& [name, a] : spec.named) {
+    size_t i = 0;
+    while (i < f.params.size() && f.params[i].name != name) ++i;
+    if (i == f.params.size()) fail(f.name_loc, "kernel '" + kname + "' has no parameter named '" + name + "'");
+    if (given[i])
+      fail(f.params[i].loc, "parameter '" + name + "' of kernel '" + kname + "' is given twice in the specialization");
+    given[i] = a;
+  }
+
+  ir::Builder& b = g.builder();
+  for (size_t i = 0; i < f.params.size(); ++i) {
+    const Param& p = f.params[i];
+    bool cx = cg::is_constexpr_annotation(p.annotation.get());
+    if (!given[i]) {
+      if (!p.default_value) {
+        fail(p.loc, cx ? "constexpr parameter '" + p.name + "' of kernel '" + kname +
+                             "' has no value (no specialization entry and no default)"
+                       : "parameter '" + p.name + "' of kernel '" + kname + "' has no entry in the specialization");
+      }
+      CValue d = st.env.eval_default(st, p);
+      if (!cx && d.kind != CValue::Kind::None)
+        fail(p.loc, "run-time parameter '" + p.name + "' of kernel '" + kname +
+                        "' needs an entry in the specialization (only constexpr parameters and None defaults can be "
+                        "left out)");
+      g.bind(p.name, d);
+      continue;
+    }
+    const ArgSpec& a = *given[i];
+    if (cx && a.kind != ArgSpec::Kind::Constexpr)
+      fail(p.loc, "parameter '" + p.name + "' of kernel '" + kname +
+                      "' is tl.constexpr but the specialization gives the run-time type " + a.str());
+    if (!cx && a.kind == ArgSpec::Kind::Constexpr)
+      fail(p.loc, "parameter '" + p.name + "' of kernel '" + kname +
+                      "' is not tl.constexpr but the specialization gives the constant " + a.str());
+    if (cx) {
+      g.bind(p.name, constexpr_value(a.value));
+      continue;
+    }
+    bool ptr = a.kind == ArgSpec::Kind::Pointer;
+    ir::Type t = ptr ? ir::Type::ptr(a.dtype) : ir::Type::of(a.dtype);
+    ir::Value* arg = b.add_block_arg(kf.body, t);
+    arg->name = p.name;
+    if (a.equal_to_1) {
+      if (ptr || !ir::is_int(a.dtype))
+        fail(p.loc, "parameter '" + p.name + "': only integers can be specialized as equal to 1");
+      g.bind(p.name, CValue::of_int(1));  // as Triton: the argument is the constant 1
+    } else if (a.divisibility == 16) {
+      if (!ptr && !ir::is_int(a.dtype))
+        fail(p.loc, "parameter '" + p.name + "': divisibility by 16 applies to pointers and integers only");
+      ir::Value* h = b.create(ir::OpKind::Hint, {arg}, {t}, p.loc, {{"multiple_of", std::vector<int64_t>{16}}})->result();
+      h->name = p.name;
+      g.bind(p.name, CValue::of_tensor(h));
+    } else {
+      g.bind(p.name, CValue::of_tensor(arg));
+    }
+  }
+}
+
+}  // namespace
+
+ir::Module generate_ir(const Module& module, const std::string& kernel_name, const Specialization& spec,
+                       const GenOptions& options) {
+  const FunctionDef* f = module.find_function(kernel_name);
+  if (!f) {
+    SrcLoc top;
+    top.file = module.source.get();
+    throw CompileError(top, "no function named '" + kernel_name + "' in " +
+                                (module.source ? module.source->name() : std::string("the module")));
+  }
+  if (!cg::is_jit_function(*f))
+    throw CompileError(f->name_loc, "function '" + kernel_name + "' is not decorated with @triton.jit");
+  if (f->parse_error) throw CompileError(f->parse_error->loc, f->parse_error->message);
+
+  ir::Module out;
+  {
+    cg::GenState st(module, options, out);
+    ir::Function* kf = out.add(kernel_name);
+    kf->is_kernel = true;
+    kf->loc = f->loc;
+    st.ir_names.insert(kernel_name);
+    cg::FunctionGen g(st, *kf, f, true);
+    bind_kernel_params(st, g, *kf, *f, spec);
+    g.gen_body();
+  }
+  for (const auto& fn : out.functions) ir::verify_or_throw(*fn, &out);
+  return out;
+}
+
+std::vector<std::string> jit_function_names(const Module& module) {
+  std::vector<std::string> names;
+  for (const FunctionDef* f : module.functions) {
+    if (!cg::is_jit_function(*f)) continue;
+    bool seen = false;
+    for (const auto& n : names) seen |= n == f->name;
+    if (!seen) names.push_back(f->name);
+  }
+  return names;
+}
+
+}  // namespace tritium::frontend
