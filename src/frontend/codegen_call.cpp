@@ -105,6 +105,7 @@ CValue FunctionGen::call_static_print(const CValues& args, SrcLoc loc) {
 
 CValue FunctionGen::call_jit(const CValue& fnv, CValues args, std::vector<KwArg> kwargs, SrcLoc loc) {
   if (fnv.kind != CValue::Kind::JitFn || !fnv.fn) fail(loc, "'" + fnv.describe() + "' is not a jit function");
+  if (!def_) fail(loc, "jit function '" + fnv.fn->name + "' cannot be called at module level");
   const FunctionDef& f = *fnv.fn;
   if (f.parse_error) throw CompileError(f.parse_error->loc, f.parse_error->message);
   const std::string& name = f.name;

@@ -50,24 +50,6 @@ bool allowed_global(const CValue& v) {
   }
 }
 
-// Records `path` (positions inside nested tuple targets) for every name of `target`.
-void collect_targets(const Expr& target, std::vector<size_t>& path,
-                     std::vector<std::pair<std::string, std::vector<size_t>>>& out) {
-  if (auto* n = target.dyn<NameExpr>()) {
-    out.emplace_back(n->id, path);
-    return;
-  }
-  const ExprList* elts = nullptr;
-  if (auto* t = target.dyn<TupleExpr>()) elts = &t->elts;
-  if (auto* l = target.dyn<ListExpr>()) elts = &l->elts;
-  if (!elts) return;  // attribute / subscript targets at module level do not bind names
-  for (size_t i = 0; i < elts->size(); ++i) {
-    path.push_back(i);
-    collect_targets(*(*elts)[i], path, out);
-    path.pop_back();
-  }
-}
-
 }  // namespace
 
 bool is_jit_function(const FunctionDef& f) {
@@ -86,160 +68,170 @@ bool is_constexpr_annotation(const Expr* a) {
 
 // ---- ModuleEnv ------------------------------------------------------------------------------
 
-ModuleEnv::ModuleEnv(const Module& m) : module_(m) {
-  for (const auto& sp : m.body) {
-    const Stmt& s = *sp;
-    switch (s.kind) {
-      case StmtKind::Import:
-        for (const auto& a : s.as<ImportStmt>().names) {
-          std::string bound = a.asname.empty() ? a.name.substr(0, a.name.find('.')) : a.asname;
-          defs_[bound].push_back(Def{Def::Import, &s, &a, {}});
-        }
-        break;
-      case StmtKind::ImportFrom: {
-        const auto& imp = s.as<ImportFromStmt>();
-        for (const auto& a : imp.names) {
-          if (a.name == "*") {
-            if (imp.level == 0)
-              if (auto ns = resolve_module(imp.module)) star_imports_.emplace_back(ns->s, a.loc);
-            continue;
-          }
-          defs_[a.asname.empty() ? a.name : a.asname].push_back(Def{Def::ImportFrom, &s, &a, {}});
-        }
-        break;
-      }
-      case StmtKind::Assign: {
-        std::vector<std::pair<std::string, std::vector<size_t>>> names;
-        for (const auto& t : s.as<AssignStmt>().targets) {
-          std::vector<size_t> path;
-          collect_targets(*t, path, names);
-        }
-        for (auto& [n, p] : names) defs_[n].push_back(Def{Def::Assign, &s, nullptr, p});
-        break;
-      }
-      case StmtKind::AnnAssign: {
-        const auto& a = s.as<AnnAssignStmt>();
-        if (auto* n = a.target->dyn<NameExpr>(); n && a.value) defs_[n->id].push_back(Def{Def::Assign, &s, nullptr, {}});
-        break;
-      }
-      case StmtKind::AugAssign:
-        if (auto* n = s.as<AugAssignStmt>().target->dyn<NameExpr>())
-          defs_[n->id].push_back(Def{Def::AugAssign, &s, nullptr, {}});
-        break;
-      case StmtKind::FunctionDef:
-        defs_[s.as<FunctionDef>().name].push_back(Def{Def::Function, &s, nullptr, {}});
-        break;
-      default:
-        break;
-    }
-  }
+void ModuleEnv::ensure_executed(GenState& st) {
+  if (executed_) return;
+  executed_ = true;  // set first: lookups during execution see the names bound so far
+  for (const auto& s : module_.body) exec(st, *s);
 }
 
 std::optional<CValue> ModuleEnv::lookup(GenState& st, const std::string& name, SrcLoc use) {
-  if (auto it = cache_.find(name); it != cache_.end()) return it->second;
-  auto it = defs_.find(name);
-  if (it == defs_.end()) {
+  ensure_executed(st);
+  auto it = names_.find(name);
+  if (it == names_.end()) {
     for (auto s = star_imports_.rbegin(); s != star_imports_.rend(); ++s)
-      if (auto v = namespace_attr(s->first, name)) return v;
+      if (auto v = namespace_attr(*s, name)) return v;
     return std::nullopt;
   }
-  CValue v = eval_def(st, name, it->second.size() - 1, use);
-  cache_[name] = v;
-  return v;
-}
-
-CValue ModuleEnv::eval_global_expr(GenState& st, const Expr& e, const std::string& what) {
-  FunctionGen& g = st.global_gen();
-  CValue v = g.eval(e);
-  g.builder().function().body.ops.clear();  // scratch ops of the evaluation
-  if (!allowed_global(v)) fail(e.loc, what + " is not a compile-time constant (it is " + v.describe() + ")");
-  return v;
-}
-
-CValue ModuleEnv::eval_def(GenState& st, const std::string& name, size_t index, SrcLoc use) {
-  const Def& d = defs_.at(name)[index];
-  std::string key = name + "#" + std::to_string(index);
-  if (evaluating_.count(key)) fail(use, "global '" + name + "' is defined in terms of itself");
-  struct Guard {
-    std::set<std::string>& s;
-    std::string k;
-    ~Guard() { s.erase(k); }
-  } guard{evaluating_, key};
-  evaluating_.insert(key);
-
-  switch (d.kind) {
-    case Def::Import: {
-      const std::string& path = d.alias->name;
-      std::string bound = d.alias->asname.empty() ? path.substr(0, path.find('.')) : path;
-      if (auto ns = resolve_module(bound)) return *ns;
-      fail(use, fmt::format("module '{}' (imported as '{}' at line {}) cannot be used inside a jit function", bound,
-                            name, d.alias->loc.line));
-    }
-    case Def::ImportFrom: {
-      const auto& imp = d.stmt->as<ImportFromStmt>();
-      std::string from = std::string(imp.level, '.') + imp.module;
-      std::optional<CValue> ns = imp.level == 0 ? resolve_module(imp.module) : std::nullopt;
-      if (!ns)
-        fail(use, fmt::format("'{}' is imported from module '{}' (line {}), which cannot be used inside a jit function",
-                              name, from, d.alias->loc.line));
-      if (auto v = namespace_attr(ns->s, d.alias->name)) return *v;
-      fail(use, fmt::format("cannot import name '{}' from '{}' (line {})", d.alias->name, from, d.alias->loc.line));
-    }
-    case Def::Function: {
-      const auto& f = d.stmt->as<FunctionDef>();
-      if (!is_jit_function(f))
-        fail(use, "'" + name + "' is not a @triton.jit function; only jit functions can be called from a kernel");
-      CValue v;
-      v.kind = CValue::Kind::JitFn;
-      v.fn = &f;
-      v.fn_module = &module_;
-      return v;
-    }
-    case Def::Assign: {
-      CValue value;
-      if (auto it = assign_cache_.find(d.stmt); it != assign_cache_.end()) {
-        value = it->second;
-      } else {
-        const Expr* e = d.stmt->is<AssignStmt>() ? d.stmt->as<AssignStmt>().value.get()
-                                                 : d.stmt->as<AnnAssignStmt>().value.get();
-        try {
-          value = eval_global_expr(st, *e, "global '" + name + "'");
-        } catch (const CompileError& err) {
-          fail(use, fmt::format("cannot use global '{}' in a jit function: {} (line {})", name, err.message(),
-                                err.loc().line));
-        }
-        assign_cache_[d.stmt] = value;
-      }
-      for (size_t i : d.path) {
-        if (value.kind != CValue::Kind::Tuple || i >= value.elems.size())
-          fail(use, fmt::format("cannot unpack global '{}' (line {})", name, d.stmt->loc.line));
-        value = value.elems[i];
-      }
-      return value;
-    }
-    case Def::AugAssign: {
-      const auto& a = d.stmt->as<AugAssignStmt>();
-      if (index == 0) fail(use, "global '" + name + "' is used before assignment at module level");
-      CValue prev = eval_def(st, name, index - 1, use);
-      try {
-        CValue rhs = eval_global_expr(st, *a.value, "global '" + name + "'");
-        CValue v = binary_op(st.global_gen().ctx(), a.op, prev, rhs, a.loc);
-        if (!allowed_global(v)) fail(a.loc, "global '" + name + "' is not a compile-time constant");
-        return v;
-      } catch (const CompileError& err) {
-        fail(use, fmt::format("cannot use global '{}' in a jit function: {} (line {})", name, err.message(),
-                              err.loc().line));
-      }
-    }
-  }
-  fail(use, "name '" + name + "' is not defined");
+  if (!it->second.value) fail(use, it->second.error);
+  return *it->second.value;
 }
 
 CValue ModuleEnv::eval_default(GenState& st, const Param& p) {
-  if (auto it = default_cache_.find(&p); it != default_cache_.end()) return it->second;
-  CValue v = eval_global_expr(st, *p.default_value, "the default value of parameter '" + p.name + "'");
-  default_cache_[&p] = v;
-  return v;
+  ensure_executed(st);
+  auto it = defaults_.find(&p);
+  if (it == defaults_.end())  // not a top-level def: evaluate with the final bindings
+    it = defaults_.emplace(&p, eval_binding(st, *p.default_value, "the default value of '" + p.name + "'")).first;
+  if (!it->second.value) fail(p.default_value->loc, it->second.error);
+  return *it->second.value;
+}
+
+ModuleEnv::Binding ModuleEnv::eval_binding(GenState& st, const Expr& e, const std::string& what) {
+  FunctionGen& g = st.global_gen();
+  Binding b;
+  try {
+    CValue v = g.eval(e);
+    if (allowed_global(v)) b.value = std::move(v);
+    else b.error = fmt::format("{} (line {}) is not a compile-time constant (it is {})", what, e.loc.line, v.describe());
+  } catch (const CompileError& err) {
+    b.error = fmt::format("{} (line {}) cannot be evaluated at compile time: {}", what, e.loc.line, err.message());
+  } catch (const std::exception& err) {
+    b.error = fmt::format("{} (line {}) cannot be evaluated at compile time: {}", what, e.loc.line, err.what());
+  }
+  g.builder().function().body.ops.clear();  // scratch ops of the evaluation
+  return b;
+}
+
+void ModuleEnv::bind_target(const Expr& target, const Binding& b) {
+  if (auto* n = target.dyn<NameExpr>()) {
+    names_[n->id] = b;
+    return;
+  }
+  const ExprList* elts = nullptr;
+  if (auto* t = target.dyn<TupleExpr>()) elts = &t->elts;
+  if (auto* l = target.dyn<ListExpr>()) elts = &l->elts;
+  if (!elts) return;  // attribute / subscript targets do not bind names
+  for (size_t i = 0; i < elts->size(); ++i) {
+    Binding part = b;
+    if (b.value) {
+      if (b.value->kind != CValue::Kind::Tuple || b.value->elems.size() != elts->size()) {
+        part.value.reset();
+        part.error = fmt::format("the global assignment at line {} cannot be unpacked at compile time", target.loc.line);
+      } else {
+        part.value = b.value->elems[i];
+      }
+    }
+    bind_target(*(*elts)[i], part);
+  }
+}
+
+void ModuleEnv::exec(GenState& st, const Stmt& s) {
+  switch (s.kind) {
+    case StmtKind::Import:
+      for (const auto& a : s.as<ImportStmt>().names) {
+        std::string bound = a.asname.empty() ? a.name.substr(0, a.name.find('.')) : a.asname;
+        std::string path = a.asname.empty() ? bound : a.name;
+        Binding b;
+        if (auto ns = resolve_module(path)) b.value = *ns;
+        else b.error = fmt::format("module '{}' (imported at line {}) cannot be used inside a jit function", path,
+                                   a.loc.line);
+        names_[bound] = b;
+      }
+      return;
+    case StmtKind::ImportFrom: {
+      const auto& imp = s.as<ImportFromStmt>();
+      std::string from = std::string(imp.level, '.') + imp.module;
+      std::optional<CValue> ns = imp.level == 0 ? resolve_module(imp.module) : std::nullopt;
+      for (const auto& a : imp.names) {
+        if (a.name == "*") {
+          if (ns) star_imports_.push_back(ns->s);
+          continue;
+        }
+        Binding b;
+        if (!ns)
+          b.error = fmt::format("'{}' is imported from module '{}' (line {}), which cannot be used inside a jit function",
+                                a.name, from, a.loc.line);
+        else if (auto v = namespace_attr(ns->s, a.name)) b.value = *v;
+        else b.error = fmt::format("cannot import name '{}' from '{}' (line {})", a.name, from, a.loc.line);
+        names_[a.asname.empty() ? a.name : a.asname] = b;
+      }
+      return;
+    }
+    case StmtKind::Assign: {
+      const auto& a = s.as<AssignStmt>();
+      std::string what = "global";
+      if (a.targets.size() == 1)
+        if (auto* n = a.targets[0]->dyn<NameExpr>()) what = "global '" + n->id + "'";
+      Binding b = eval_binding(st, *a.value, what);
+      for (const auto& t : a.targets) bind_target(*t, b);
+      return;
+    }
+    case StmtKind::AnnAssign: {
+      const auto& a = s.as<AnnAssignStmt>();
+      if (!a.value) return;
+      std::string what = "global";
+      if (auto* n = a.target->dyn<NameExpr>()) what = "global '" + n->id + "'";
+      bind_target(*a.target, eval_binding(st, *a.value, what));
+      return;
+    }
+    case StmtKind::AugAssign: {
+      const auto& a = s.as<AugAssignStmt>();
+      const auto* n = a.target->dyn<NameExpr>();
+      if (!n) return;
+      Binding b;
+      auto it = names_.find(n->id);
+      if (it == names_.end()) {
+        b.error = fmt::format("global '{}' is used before assignment at module level (line {})", n->id, s.loc.line);
+      } else if (!it->second.value) {
+        b = it->second;
+      } else {
+        Binding rhs = eval_binding(st, *a.value, "global '" + n->id + "'");
+        if (!rhs.value) {
+          b = rhs;
+        } else {
+          try {
+            CValue v = binary_op(st.global_gen().ctx(), a.op, *it->second.value, *rhs.value, a.loc);
+            if (allowed_global(v)) b.value = v;
+            else b.error = fmt::format("global '{}' (line {}) is not a compile-time constant", n->id, s.loc.line);
+          } catch (const CompileError& err) {
+            b.error = fmt::format("global '{}' (line {}) cannot be evaluated at compile time: {}", n->id, s.loc.line,
+                                  err.message());
+          }
+          st.global_gen().builder().function().body.ops.clear();
+        }
+      }
+      names_[n->id] = b;
+      return;
+    }
+    case StmtKind::FunctionDef: {
+      const auto& f = s.as<FunctionDef>();
+      for (const auto& p : f.params)
+        if (p.default_value) defaults_[&p] = eval_binding(st, *p.default_value, "the default value of '" + p.name + "'");
+      Binding b;
+      if (is_jit_function(f)) {
+        CValue v;
+        v.kind = CValue::Kind::JitFn;
+        v.fn = &f;
+        v.fn_module = &module_;
+        b.value = v;
+      } else {
+        b.error = "'" + f.name + "' is not a @triton.jit function; only jit functions can be called from a kernel";
+      }
+      names_[f.name] = b;
+      return;
+    }
+    default:
+      return;  // skipped host code
+  }
 }
 
 // ---- GenState -------------------------------------------------------------------------------

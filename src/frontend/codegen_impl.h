@@ -45,35 +45,38 @@ bool is_jit_function(const FunctionDef& f);
 /// `constexpr`, or a string annotation mentioning it).
 bool is_constexpr_annotation(const Expr* annotation);
 
-/// The module-level names of one source module: imports, constants and functions,
-/// evaluated lazily on first use (Python semantics: the last top-level binding wins).
+/// The module-level names of one source module: imports, constants and functions. On
+/// first use the module's top-level statements are executed in order, as Python imports a
+/// module: each assignment is evaluated with the names bound before it, parameter defaults
+/// when their `def` is reached, and the last binding of a name wins. A statement that
+/// cannot be evaluated (host code) binds its names to an error raised only when a kernel
+/// uses them.
 class ModuleEnv {
  public:
-  explicit ModuleEnv(const Module& m);
+  explicit ModuleEnv(const Module& m) : module_(m) {}
   /// The value of global `name` used at `use`; nullopt when the module does not bind it.
-  /// Throws CompileError when the binding exists but cannot be used in a kernel (an
+  /// Throws CompileError at `use` when the binding cannot be used in a kernel (an
   /// unsupported module, a non-constant global, a plain Python function).
   std::optional<CValue> lookup(GenState& st, const std::string& name, SrcLoc use);
-  /// Evaluates a default value of a parameter in module scope (must be compile-time).
+  /// The default value of parameter `p` of a top-level def (a compile-time value).
   CValue eval_default(GenState& st, const Param& p);
 
  private:
-  struct Def {
-    enum Kind { Import, ImportFrom, Assign, AugAssign, Function } kind;
-    const Stmt* stmt = nullptr;
-    const Alias* alias = nullptr;         // Import / ImportFrom
-    std::vector<size_t> path;             // Assign: position of the name inside tuple targets
+  /// A module-level binding: a value, or the message of why it cannot be used.
+  struct Binding {
+    std::optional<CValue> value;
+    std::string error;
   };
-  CValue eval_def(GenState& st, const std::string& name, size_t index, SrcLoc use);
-  CValue eval_global_expr(GenState& st, const Expr& e, const std::string& what);
+  void ensure_executed(GenState& st);
+  void exec(GenState& st, const Stmt& s);
+  Binding eval_binding(GenState& st, const Expr& e, const std::string& what);
+  void bind_target(const Expr& target, const Binding& b);
 
   const Module& module_;
-  std::map<std::string, std::vector<Def>> defs_;
-  std::vector<std::pair<std::string, SrcLoc>> star_imports_;  // resolved namespaces of `from M import *`
-  std::map<std::string, CValue> cache_;
-  std::map<const Stmt*, CValue> assign_cache_;
-  std::map<const Param*, CValue> default_cache_;
-  std::set<std::string> evaluating_;
+  bool executed_ = false;
+  std::map<std::string, Binding> names_;
+  std::vector<std::string> star_imports_;  // namespaces of `from M import *`, in order
+  std::map<const Param*, Binding> defaults_;
 };
 
 /// One specialized jit helper in the output module.

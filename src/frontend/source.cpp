@@ -112,19 +112,33 @@ std::string format_diagnostic(SrcLoc loc, std::string_view msg) {
   return format_impl(loc.file, loc, msg);
 }
 
+namespace {
+// The owning handle of a source, when it is owned by a shared_ptr (always, via from_*).
+SourceRef owner_of(const Source* src) {
+  return src ? src->weak_from_this().lock() : nullptr;
+}
+}  // namespace
+
 CompileError::CompileError(const Source& src, SrcLoc loc, std::string msg)
-    : std::runtime_error(format_diagnostic(src, loc, msg)), loc_(loc), message_(std::move(msg)) {
+    : std::runtime_error(format_diagnostic(src, loc, msg)),
+      source_(owner_of(&src)),
+      loc_(loc),
+      message_(std::move(msg)) {
   if (!loc_.file) loc_.file = &src;
 }
 
 CompileError::CompileError(const SourceRef& src, SrcLoc loc, std::string msg)
     : std::runtime_error(src ? format_diagnostic(*src, loc, msg) : format_diagnostic(loc, msg)),
+      source_(src ? src : owner_of(loc.file)),
       loc_(loc),
       message_(std::move(msg)) {
   if (!loc_.file && src) loc_.file = src.get();
 }
 
 CompileError::CompileError(SrcLoc loc, std::string msg)
-    : std::runtime_error(format_diagnostic(loc, msg)), loc_(loc), message_(std::move(msg)) {}
+    : std::runtime_error(format_diagnostic(loc, msg)),
+      source_(owner_of(loc.file)),
+      loc_(loc),
+      message_(std::move(msg)) {}
 
 }  // namespace tritium::frontend

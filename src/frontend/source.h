@@ -43,7 +43,9 @@ struct SrcLoc {
 };
 
 /// An immutable source text with a name (file path or "<string>") and a line index.
-class Source {
+/// Always owned by a shared_ptr (from_file / from_string), so a raw `const Source*` in a SrcLoc
+/// can be turned back into a SourceRef with `weak_from_this().lock()`.
+class Source : public std::enable_shared_from_this<Source> {
  public:
   /// Reads a file into a Source named by `path`. Throws std::runtime_error if it cannot be read.
   static SourceRef from_file(const std::string& path);
@@ -95,8 +97,12 @@ class CompileError : public std::runtime_error {
   const SrcLoc& loc() const { return loc_; }
   /// The message without location or source line.
   const std::string& message() const { return message_; }
+  /// The source the error points into (kept alive by the exception, so loc().file stays
+  /// valid while the exception lives); null if unknown.
+  const SourceRef& source() const { return source_; }
 
  private:
+  SourceRef source_;
   SrcLoc loc_;
   std::string message_;
 };

@@ -667,6 +667,19 @@ TEST(ParserTest, TokenizationErrorsAreFatalForTheModule) {
   }
 }
 
+TEST(ParserTest, CompileErrorKeepsItsSourceAlive) {
+  try {
+    parse_statements(Source::from_string("x = 1\ny = = 2\n", "gone.py"));  // the only reference
+    FAIL() << "expected a CompileError";
+  } catch (const CompileError& e) {
+    ASSERT_NE(e.source(), nullptr);
+    EXPECT_EQ(e.loc().filename(), "gone.py");
+    EXPECT_EQ(e.loc().file->line_text(e.loc().line), "y = = 2");
+    EXPECT_EQ(e.loc().col, 5u);
+    EXPECT_EQ(e.message(), "invalid syntax: unexpected '='");
+  }
+}
+
 TEST(ParserTest, ModuleFromFile) {
   std::string path = ::testing::TempDir() + "tritium_parser_test.py";
   {

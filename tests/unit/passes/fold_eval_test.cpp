@@ -113,7 +113,9 @@ template <typename T> void check_binary_ops() {
         auto got = fold_scalar(k, t, {ir::Attr{canon(a)}, ir::Attr{canon(b)}}, t);
         ASSERT_EQ(want.has_value(), got.has_value())
             << ir::op_info(k).name << " " << ir::name(st) << " " << +a << ", " << +b;
-        if (want) EXPECT_EQ(std::get<int64_t>(*got), *want) << ir::op_info(k).name << " " << ir::name(st) << " " << +a << ", " << +b;
+        if (want) {
+          EXPECT_EQ(std::get<int64_t>(*got), *want) << ir::op_info(k).name << " " << ir::name(st) << " " << +a << ", " << +b;
+        }
       }
   // Shifts: amounts around [0, width), plus random operands.
   for (OpKind k : {OpKind::Shl, OpKind::Shr})
@@ -125,7 +127,9 @@ template <typename T> void check_binary_ops() {
         auto want = reference<T>(k, a, b);
         auto got = fold_scalar(k, t, {ir::Attr{canon(a)}, ir::Attr{canon(b)}}, t);
         ASSERT_EQ(want.has_value(), got.has_value()) << ir::op_info(k).name << " " << ir::name(st) << " " << +a << ", " << s;
-        if (want) EXPECT_EQ(std::get<int64_t>(*got), *want) << ir::op_info(k).name << " " << +a << ", " << s;
+        if (want) {
+          EXPECT_EQ(std::get<int64_t>(*got), *want) << ir::op_info(k).name << " " << +a << ", " << s;
+        }
       }
   // Comparisons, negation, bitwise not.
   const char* preds[] = {"eq", "ne", "lt", "le", "gt", "ge"};
