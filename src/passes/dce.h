@@ -8,19 +8,19 @@
 // * removes loop-carried values of `for` whose result is unused and whose body argument
 //   only flows, through pure ops of the body, into its own yield operand (those pure ops go
 //   too); and a `for` without results whose body holds nothing but its yield.
-// Ops with side effects (stores, atomics, asserts, prints, calls, loads are kept: loads are
-// not kPure) are never removed, nor `while` loops.
+// Never removed: ops that are not kPure (stores, atomics, asserts, prints, calls, and loads,
+// which read memory), and `while` loops.
 //
 // Entry point: eliminate_dead_code(fn).
 //
-// Example (%6, the loop-carried %s, and its chain are unused):
-//   %4, %5 = for %0, %1, %2, %3, %3 : i32, i32 {       %4 = for %0, %1, %2, %3 : i32 {
-//    ^(%6: i32, %7: i32, %8: i32):                     ^(%6: i32, %7: i32):
-//     %9 = add %7, %6 : i32                 ==>          %9 = add %7, %6 : i32
-//     %10 = mul %8, %8 : i32                             yield %9
-//     yield %9, %10                                    }
-//   }                                                  store %x, %4
-//   store %x, %4
+// Example (result %5 is unused and its body argument %8 only feeds its own yield):
+//   %4, %5 = for %2, %1, %3, %2, %3 : i32, i32 {        %4 = for %2, %1, %3, %2 : i32 {
+//    ^(%6: i32, %7: i32, %8: i32):                       ^(%6: i32, %7: i32):
+//     %9 = add %7, %6 : i32                    ==>         %9 = add %7, %6 : i32
+//     %10 = mul %8, %8 : i32                               yield %9
+//     yield %9, %10                                      }
+//   }                                                    store %0, %4
+//   store %0, %4
 #pragma once
 #include "ir/ir.h"
 

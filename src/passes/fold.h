@@ -16,13 +16,12 @@
 //
 // Entry point: fold_constants(fn).
 //
-// Example:
-//   %1 = constant {value = 6} : i32            %1 = constant {value = 6} : i32
-//   %2 = constant {value = 7} : i32            %2 = constant {value = 7} : i32
-//   %3 = mul %1, %2 : i32             ==>      %6 = constant {value = 42} : tensor<4xi32>
-//   %4 = splat %3 : tensor<4xi32>              %7 = add %0, %6 : tensor<4xi32>
-//   %5 = add %0, %4 : tensor<4xi32>
-// (the new constants get fresh ids; the now-unused %1, %2 are left for "dce").
+// Example (new constants get fresh ids; the unused %2, %3 are left for "dce"):
+//   %2 = constant {value = 6} : i32            %2 = constant {value = 6} : i32
+//   %3 = constant {value = 7} : i32            %3 = constant {value = 7} : i32
+//   %4 = mul %2, %3 : i32             ==>      %7 = constant {value = 42} : i32
+//   %5 = splat %4 : tensor<4xi32>              %8 = constant {value = 42} : tensor<4xi32>
+//   %6 = add %1, %5 : tensor<4xi32>            %6 = add %1, %8 : tensor<4xi32>
 #pragma once
 #include "ir/ir.h"
 

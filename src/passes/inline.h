@@ -6,17 +6,17 @@
 // are mapped to the call's operands, its ops are deep-copied (regions included) at the
 // call's position, and the operands of its final `return` replace the call's results.
 //
-// Example:
-//   func @sq(%0: i32) -> (i32) {            kernel @k(%0: i32) {
-//     %1 = mul %0, %0 : i32                   %2 = mul %0, %0 : i32
-//     return %1                        ==>    %3 = add %2, %0 : i32
-//   }                                          return
-//   kernel @k(%0: i32) {                     }
-//     %1 = call %0 {callee = "sq"} : i32
-//     %2 = add %1, %0 : i32
-//     return
+// Example (before → after; the copied `mul` gets a fresh value id in the kernel):
+//   func @sq(%0: i32) -> (i32) {
+//     %1 = mul %0, %0 : i32
+//     return %1
 //   }
-// (value numbers are fresh per function; the printer shows whatever ids were assigned.)
+//   kernel @k(%0: i32, %1: ptr<i32>) {        kernel @k(%0: i32, %1: ptr<i32>) {
+//     %2 = call %0 {callee = "sq"} : i32        %4 = mul %0, %0 : i32
+//     %3 = add %2, %0 : i32            ==>      %3 = add %4, %0 : i32
+//     store %1, %3                              store %1, %3
+//     return                                    return
+//   }                                         }
 //
 // Refusals (frontend::CompileError at the op's location): a call to a function that is not
 // in the module, a recursive call, a `return` that is not the last op of the callee's body.

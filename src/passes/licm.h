@@ -9,16 +9,17 @@
 //
 // Entry point: hoist_loop_invariants(fn).
 //
-// Example:
-//   for %1, %2, %3 {                      %8 = mul %0, %0 : i32
-//    ^(%7: i32):                          %9 = add %8, %7 ...   (stays: uses the iv)
-//     %8 = mul %0, %0 : i32       ==>     for %1, %2, %3 {
-//     %9 = add %8, %7 : i32                ^(%7: i32):
-//     store %p, %9                           %9 = add %8, %7 : i32
-//     yield                                  store %p, %9
-//   }                                        yield
-//                                          }
-// (the hoisted `mul` moves in front of the loop; ops using the induction variable stay.)
+// Example (%5 and %7 do not depend on the loop; the load and users of the iv stay):
+//   for %2, %1, %3 {                         %5 = mul %1, %1 : i32
+//    ^(%4: i32):                             %7 = sub %5, %3 : i32
+//     %5 = mul %1, %1 : i32                  for %2, %1, %3 {
+//     %6 = add %5, %4 : i32          ==>      ^(%4: i32):
+//     %7 = sub %5, %3 : i32                    %6 = add %5, %4 : i32
+//     %8 = load %0 : i32                       %8 = load %0 : i32
+//     %9 = xor %6, %7 : i32                    %9 = xor %6, %7 : i32
+//     store %0, %9                             store %0, %9
+//     yield                                    yield
+//   }                                        }
 #pragma once
 #include "ir/ir.h"
 

@@ -16,7 +16,6 @@ using ir::ScalarType;
 
 namespace {
 
-bool is_half(ScalarType t) { return t == ScalarType::F16 || t == ScalarType::BF16 || ir::is_fp8(t); }
 
 std::string scalar_ctype(ScalarType t) {
   switch (t) {

@@ -230,3 +230,52 @@ TEST(PassDce, WhileLoopsAreKept) {
 
 }  // namespace
 }  // namespace tritium::passes
+
+namespace tritium::passes {
+namespace {
+
+TEST(PassDce, HeaderExamplePrinted) {
+  TestKernel k({Type::ptr(ScalarType::I32), kI32});
+  Value* z = k.ci(ScalarType::I32, 0);
+  Value* one = k.ci(ScalarType::I32, 1);
+  Op* loop = k.b->create_for(z, k.arg(1), one, {z, one}, at(2));
+  {
+    InsertionGuard g(*k.b);
+    k.b->set_insertion_end(&loop->body());
+    auto& a = loop->body().args;
+    Value* s = k.b->binary(OpKind::Add, a[1], a[0], at(3));
+    Value* p = k.b->binary(OpKind::Mul, a[2], a[2], at(4));
+    k.b->create(OpKind::Yield, {s, p}, {}, at(5));
+  }
+  k.store(k.arg(0), loop->result(0));
+  k.ret();
+  EXPECT_EQ(k.text(),
+            "kernel @k(%0: ptr<i32>, %1: i32) {\n"
+            "  %2 = constant {value = 0} : i32\n"
+            "  %3 = constant {value = 1} : i32\n"
+            "  %4, %5 = for %2, %1, %3, %2, %3 : i32, i32 {\n"
+            "   ^(%6: i32, %7: i32, %8: i32):\n"
+            "    %9 = add %7, %6 : i32\n"
+            "    %10 = mul %8, %8 : i32\n"
+            "    yield %9, %10\n"
+            "  }\n"
+            "  store %0, %4\n"
+            "  return\n"
+            "}\n");
+  eliminate_dead_code(*k.fn);
+  EXPECT_EQ(k.text(),
+            "kernel @k(%0: ptr<i32>, %1: i32) {\n"
+            "  %2 = constant {value = 0} : i32\n"
+            "  %3 = constant {value = 1} : i32\n"
+            "  %4 = for %2, %1, %3, %2 : i32 {\n"
+            "   ^(%6: i32, %7: i32):\n"
+            "    %9 = add %7, %6 : i32\n"
+            "    yield %9\n"
+            "  }\n"
+            "  store %0, %4\n"
+            "  return\n"
+            "}\n");
+}
+
+}  // namespace
+}  // namespace tritium::passes
