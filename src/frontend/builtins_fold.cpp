@@ -38,9 +38,8 @@ std::string type_name(const CValue& v) {
   fail(loc, fmt::format("unsupported operand types for {}: '{}' and '{}'", to_string(op), type_name(a), type_name(b)));
 }
 
-i128 checked(bool overflow, i128 v, SrcLoc loc) {
+void check_overflow(bool overflow, SrcLoc loc) {
   if (overflow) fail(loc, "integer constant out of the supported range [-2**63, 2**64)");
-  return v;
 }
 
 // Python's float divmod (floor division and modulo with the sign of the divisor).
@@ -76,9 +75,15 @@ CValue fold_int(BinOp op, const CValue& a, const CValue& b, SrcLoc loc) {
   i128 x = sem::int_value(a), y = sem::int_value(b), r = 0;
   bool both_bool = a.kind == K::Bool && b.kind == K::Bool;
   switch (op) {
-    case BinOp::Add: return int_result(checked(__builtin_add_overflow(x, y, &r), r, loc), both_bool, op, loc);
-    case BinOp::Sub: return int_result(checked(__builtin_sub_overflow(x, y, &r), r, loc), both_bool, op, loc);
-    case BinOp::Mul: return int_result(checked(__builtin_mul_overflow(x, y, &r), r, loc), both_bool, op, loc);
+    case BinOp::Add:
+      check_overflow(__builtin_add_overflow(x, y, &r), loc);
+      return int_result(r, both_bool, op, loc);
+    case BinOp::Sub:
+      check_overflow(__builtin_sub_overflow(x, y, &r), loc);
+      return int_result(r, both_bool, op, loc);
+    case BinOp::Mul:
+      check_overflow(__builtin_mul_overflow(x, y, &r), loc);
+      return int_result(r, both_bool, op, loc);
     case BinOp::Div: {
       if (y == 0) fail(loc, "division by zero");
       long double q = static_cast<long double>(x) / static_cast<long double>(y);
@@ -102,7 +107,7 @@ CValue fold_int(BinOp op, const CValue& a, const CValue& b, SrcLoc loc) {
       i128 acc = 1;
       for (i128 i = 0; i < y; ++i) {
         if (acc == 0 || (acc == 1 && x == 1)) break;
-        checked(__builtin_mul_overflow(acc, x, &acc), acc, loc);
+        check_overflow(__builtin_mul_overflow(acc, x, &acc), loc);
         sem::make_int(acc, loc);  // range check as we go
         if (x == -1 && i > 2) { acc = (y % 2 == 0) ? 1 : -1; break; }
       }

@@ -47,6 +47,7 @@ void bind_kernel_params(cg::GenState& st, cg::FunctionGen& g, ir::Function& kf, 
   }
 
   ir::Builder& b = g.builder();
+  std::vector<std::pair<size_t, ir::Value*>> runtime;
   for (size_t i = 0; i < f.params.size(); ++i) {
     const Param& p = f.params[i];
     bool cx = cg::is_constexpr_annotation(p.annotation.get());
@@ -76,17 +77,23 @@ void bind_kernel_params(cg::GenState& st, cg::FunctionGen& g, ir::Function& kf, 
       continue;
     }
     bool ptr = a.kind == ArgSpec::Kind::Pointer;
-    ir::Type t = ptr ? ir::Type::ptr(a.dtype) : ir::Type::of(a.dtype);
-    ir::Value* arg = b.add_block_arg(kf.body, t);
+    ir::Value* arg = b.add_block_arg(kf.body, ptr ? ir::Type::ptr(a.dtype) : ir::Type::of(a.dtype));
     arg->name = p.name;
+    if (a.equal_to_1 && (ptr || !ir::is_int(a.dtype)))
+      fail(p.loc, "parameter '" + p.name + "': only integers can be specialized as equal to 1");
+    if (a.divisibility == 16 && !ptr && !ir::is_int(a.dtype))
+      fail(p.loc, "parameter '" + p.name + "': divisibility by 16 applies to pointers and integers only");
+    runtime.emplace_back(i, arg);
+  }
+  // Bind the run-time parameters once every argument exists (hints come after them).
+  for (auto& [i, arg] : runtime) {
+    const Param& p = f.params[i];
+    const ArgSpec& a = *given[i];
     if (a.equal_to_1) {
-      if (ptr || !ir::is_int(a.dtype))
-        fail(p.loc, "parameter '" + p.name + "': only integers can be specialized as equal to 1");
       g.bind(p.name, CValue::of_int(1));  // as Triton: the argument is the constant 1
     } else if (a.divisibility == 16) {
-      if (!ptr && !ir::is_int(a.dtype))
-        fail(p.loc, "parameter '" + p.name + "': divisibility by 16 applies to pointers and integers only");
-      ir::Value* h = b.create(ir::OpKind::Hint, {arg}, {t}, p.loc, {{"multiple_of", std::vector<int64_t>{16}}})->result();
+      ir::Value* h =
+          b.create(ir::OpKind::Hint, {arg}, {arg->type}, p.loc, {{"multiple_of", std::vector<int64_t>{16}}})->result();
       h->name = p.name;
       g.bind(p.name, CValue::of_tensor(h));
     } else {

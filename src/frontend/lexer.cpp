@@ -161,6 +161,10 @@ std::string decode_escapes(std::string_view body, bool bytes, std::string& out) 
   return {};
 }
 
+// Nesting limits (as CPython's tokenizer has): they also bound the parser's recursion.
+constexpr size_t kMaxIndent = 100;
+constexpr size_t kMaxBrackets = 200;
+
 class Lexer {
  public:
   explicit Lexer(const SourceRef& src) : src_(*src), s_(src->text()) {}
@@ -236,6 +240,7 @@ class Lexer {
     }
     at_line_start_ = false;
     if (col > indents_.back()) {
+      if (indents_.size() > kMaxIndent) fatal(static_cast<uint32_t>(p), "too many levels of indentation");
       indents_.push_back(col);
       emit(Tok::Indent, p, p);
     } else {
@@ -297,6 +302,7 @@ class Lexer {
         pos_ += op.text.size();
         emit(op.kind, start, pos_);
         if (op.kind == Tok::LParen || op.kind == Tok::LBracket || op.kind == Tok::LBrace) {
+          if (brackets_.size() >= kMaxBrackets) fatal(static_cast<uint32_t>(start), "too many nested parentheses");
           brackets_.push_back(static_cast<uint32_t>(start));
         } else if (op.kind == Tok::RParen || op.kind == Tok::RBracket || op.kind == Tok::RBrace) {
           if (!brackets_.empty()) brackets_.pop_back();

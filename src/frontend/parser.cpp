@@ -8,6 +8,13 @@ namespace detail {
 
 Parser::Parser(SourceRef src) : src_(std::move(src)), toks_(tokenize(src_)) {}
 
+Parser::DepthGuard::DepthGuard(Parser& parser) : p(parser) {
+  if (++p.depth_ > kMaxDepth) {
+    --p.depth_;
+    p.error(p.cur(), "expression too deeply nested");
+  }
+}
+
 bool Parser::accept(Tok k) {
   if (!at(k)) return false;
   advance();
@@ -99,7 +106,8 @@ const char* compound_reason(const Parser& p) {
   if (p.at_name("match")) {
     size_t i = p.pos_;
     while (p.toks_[i].kind != Tok::Newline && p.toks_[i].kind != Tok::EndMarker) ++i;
-    if (i > p.pos_ + 1 && p.toks_[i - 1].kind == Tok::Colon && p.toks_[i + 1].kind == Tok::Indent)
+    if (p.toks_[i].kind == Tok::Newline && i > p.pos_ + 1 && p.toks_[i - 1].kind == Tok::Colon &&
+        p.toks_[i + 1].kind == Tok::Indent)
       return "match statement";
   }
   return nullptr;

@@ -41,6 +41,7 @@ bool Parser::starts_expression(Tok k) const {
 }
 
 ExprPtr Parser::expression() {
+  DepthGuard guard(*this);
   if (at(Tok::KwLambda)) return lambda_expr();
   ExprPtr body = disjunction();
   if (!at(Tok::KwIf)) return body;
@@ -132,6 +133,7 @@ ExprPtr Parser::conjunction() {
 
 ExprPtr Parser::inversion() {
   if (!at(Tok::KwNot)) return comparison();
+  DepthGuard guard(*this);
   SrcLoc loc = advance().loc;
   auto u = make<UnaryExpr>(loc);
   u->op = UnaryOp::Not;
@@ -220,6 +222,7 @@ ExprPtr Parser::term() {
 }
 
 ExprPtr Parser::factor() {
+  DepthGuard guard(*this);
   std::optional<UnaryOp> op;
   if (at(Tok::Minus)) op = UnaryOp::USub;
   else if (at(Tok::Plus)) op = UnaryOp::UAdd;

@@ -125,9 +125,19 @@ class Parser {
   /// Index just past the INDENT ... DEDENT block starting at token index `i` (an INDENT).
   size_t skip_block(size_t i) const;
 
+  /// RAII recursion guard for the expression parser: unary / `not` / lambda chains are not
+  /// bounded by the lexer's bracket limit, so nesting deeper than kMaxDepth is an error.
+  struct DepthGuard {
+    Parser& p;
+    explicit DepthGuard(Parser& parser);
+    ~DepthGuard() { --p.depth_; }
+  };
+  static constexpr int kMaxDepth = 400;
+
   SourceRef src_;
   std::vector<Token> toks_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace tritium::frontend::detail

@@ -124,7 +124,8 @@ void Parser::statement(StmtList& out) {
   if (at_name("match")) {  // soft keyword: `match subject:` NEWLINE INDENT
     size_t i = pos_;
     while (toks_[i].kind != Tok::Newline && toks_[i].kind != Tok::EndMarker) ++i;
-    if (i > pos_ + 1 && toks_[i - 1].kind == Tok::Colon && toks_[i + 1].kind == Tok::Indent)
+    if (toks_[i].kind == Tok::Newline && i > pos_ + 1 && toks_[i - 1].kind == Tok::Colon &&
+        toks_[i + 1].kind == Tok::Indent)
       error(cur(), "match statements are not supported");
   }
   simple_statements(out);

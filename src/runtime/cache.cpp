@@ -12,6 +12,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -28,7 +30,7 @@ std::string hex128(XXH128_hash_t h) {
 }
 
 std::string sum_line(std::string_view bytes) {
-  return "tritium-cache 1 " + digest_hex(bytes) + " " + std::to_string(bytes.size()) + "\n";
+  return fmt::format("tritium-cache 1 {} {}\n", digest_hex(bytes), bytes.size());
 }
 
 /// A name unique across threads and processes for temporary files.
@@ -93,7 +95,7 @@ void write_file_atomic(const fs::path& path, std::string_view bytes) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   fs::path tmp = path;
-  tmp += ".tmp." + unique_suffix();
+  tmp += std::string(".tmp.") += unique_suffix();
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0)
     throw std::runtime_error("cache: cannot create " + tmp.string() + ": " + std::strerror(errno));
@@ -160,7 +162,7 @@ fs::path DiskCache::make_scratch_dir() const {
   std::error_code ec;
   fs::create_directories(base, ec);
   for (int attempt = 0; attempt < 100; ++attempt) {
-    fs::path d = base / ("build." + unique_suffix());
+    fs::path d = base / (std::string("build.") += unique_suffix());
     if (::mkdir(d.c_str(), 0700) == 0) return d;
     if (errno != EEXIST)
       throw std::runtime_error("cache: cannot create " + d.string() + ": " + std::strerror(errno));

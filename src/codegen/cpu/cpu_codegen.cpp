@@ -251,7 +251,7 @@ std::vector<std::string> Emitter::dims_of(const Idx& i, const std::vector<int64_
   int64_t stride = 1;
   for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
     if (shape[d] == 1) {
-      dims[d] = "0";
+      dims[d].assign(1, '0');
     } else {
       int64_t ls = log2_exact(stride), lz = log2_exact(shape[d]);
       std::string q = stride == 1 ? i.lin : (ls >= 0 ? fmt::format("({} >> {})", i.lin, ls) : fmt::format("({} / {})", i.lin, stride));

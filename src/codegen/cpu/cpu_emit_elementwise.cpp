@@ -135,10 +135,10 @@ std::string Emitter::from_compute(ScalarType t, const std::string& e) {
 }
 
 std::string Emitter::zero_of(const ir::Type& t) {
-  if (t.is_ptr) return "(" + ctype(t) + ")0";
+  if (t.is_ptr) return fmt::format("({})0", ctype(t));
   if (t.scalar == ScalarType::F32) return "0.0f";
   if (t.scalar == ScalarType::F64) return "0.0";
-  return "(" + ctype(t) + ")0";
+  return fmt::format("({})0", ctype(t));
 }
 
 std::string Emitter::c_string(const std::string& s) {
@@ -182,8 +182,8 @@ std::string Emitter::literal(const Op& op) const {
   switch (t.scalar) {
     case ScalarType::F32: return float_literal(static_cast<float>(d));
     case ScalarType::F64: return hex_double(d);
-    case ScalarType::F16: return "tr_d2h(" + hex_double(d) + ")";
-    case ScalarType::BF16: return "tr_d2bf(" + hex_double(d) + ")";
+    case ScalarType::F16: return fmt::format("tr_d2h({})", hex_double(d));
+    case ScalarType::BF16: return fmt::format("tr_d2bf({})", hex_double(d));
     default: return fmt::format("tr_d2{}({}, 0)", fp8_suffix(t.scalar), hex_double(d));
   }
 }

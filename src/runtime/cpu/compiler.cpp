@@ -13,6 +13,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "runtime/cache.h"
 
 extern char** environ;
@@ -73,8 +75,8 @@ const std::string& compiler_identity() {
       if (ec) continue;
       struct stat st {};
       if (::stat(real.c_str(), &st) == 0)
-        s += "[" + real.string() + " size=" + std::to_string(st.st_size) + " mtime=" + std::to_string(st.st_mtime) +
-             "] ";
+        s += fmt::format("[{} size={} mtime={}] ", real.string(), static_cast<long long>(st.st_size),
+                         static_cast<long long>(st.st_mtime));
     }
     return s;
   }();

@@ -295,6 +295,16 @@ TEST(LexerTest, UnclosedBracketIsFatal) {
   EXPECT_NE(fatal("x = 1 + \\"), "<no error>");
 }
 
+TEST(LexerTest, NestingLimits) {
+  EXPECT_NO_THROW(lex("x = " + std::string(200, '(') + "1" + std::string(200, ')')));
+  EXPECT_NE(fatal("x = " + std::string(201, '[') + "1" + std::string(201, ']')).find("t.py:1:205: error: too many nested parentheses"),
+            std::string::npos);
+  std::string deep;
+  for (int i = 0; i < 101; ++i) deep += std::string(static_cast<size_t>(i), ' ') + "if x:\n";
+  deep += std::string(101, ' ') + "pass\n";
+  EXPECT_NE(fatal(deep).find("too many levels of indentation"), std::string::npos);
+}
+
 TEST(LexerTest, StrayCharacterAfterContinuationIsErrorToken) {
   auto t = lex("x = 1 \\ y\n");
   EXPECT_EQ(t[3].kind, Tok::Error);

@@ -214,6 +214,18 @@ TEST(ParserTest, ExpressionErrors) {
   EXPECT_NE(expr_error("b'a' 'b'").find("cannot mix bytes and nonbytes literals"), std::string::npos);
 }
 
+TEST(ParserTest, DeepNestingIsAnErrorNotACrash) {
+  EXPECT_EQ(E(std::string(150, '(') + "x" + std::string(150, ')')), "x");
+  EXPECT_EQ(E(std::string(300, '-') + "1").size(), 300u * 4 + 1);
+  EXPECT_NE(expr_error(std::string(2000, '-') + "1").find("expression too deeply nested"), std::string::npos);
+  std::string nots;
+  for (int i = 0; i < 2000; ++i) nots += "not ";
+  EXPECT_NE(expr_error(nots + "x").find("expression too deeply nested"), std::string::npos);
+  std::string lambdas;
+  for (int i = 0; i < 2000; ++i) lambdas += "lambda: ";
+  EXPECT_NE(expr_error(lambdas + "x").find("expression too deeply nested"), std::string::npos);
+}
+
 // ---- statements --------------------------------------------------------------------------
 
 TEST(ParserTest, Assignments) {

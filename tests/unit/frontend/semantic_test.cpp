@@ -102,7 +102,10 @@ TEST_F(SemanticTest, IntegerPromotionTable) {
 
 TEST_F(SemanticTest, FloatPromotionBetweenTensors) {
   auto ct = [&](S a, S b, bool dm = false) { return sem::computation_type(a, false, b, false, dm, loc); };
-  EXPECT_EQ(ct(S::F16, S::BF16), S::F32);   // 4) bf16 only with bf16
+  // 3) comes before 4) upstream: any fp16 operand gives fp16 (fp32 for / and %), so
+  // fp16 with bf16 is fp16; 4) bf16 mixed with anything else (but fp16) gives fp32.
+  EXPECT_EQ(ct(S::F16, S::BF16), S::F16);
+  EXPECT_EQ(ct(S::BF16, S::F16, true), S::F32);
   EXPECT_EQ(ct(S::BF16, S::BF16), S::BF16);
   EXPECT_EQ(ct(S::BF16, S::BF16, true), S::F32);  // / and % on bf16 compute in fp32
   EXPECT_EQ(ct(S::F16, S::F16), S::F16);
@@ -167,7 +170,8 @@ TEST_F(SemanticTest, ArithmeticResultTypes) {
   EXPECT_EQ(sem::add(b, op(f16), lit(CValue::of_float(1.5)), loc)->type.scalar, S::F16);
   EXPECT_EQ(sem::add(b, op(f16), lit(CValue::of_int(2)), loc)->type.scalar, S::F16);
   EXPECT_EQ(sem::add(b, op(i32), lit(CValue::of_float(2.5)), loc)->type.scalar, S::F32);
-  EXPECT_EQ(sem::add(b, op(f16), op(bf16), loc)->type.scalar, S::F32);
+  EXPECT_EQ(sem::add(b, op(f16), op(bf16), loc)->type.scalar, S::F16);  // rule 3) before 4)
+  EXPECT_EQ(sem::add(b, op(bf16), op(block(S::I8, {16})), loc)->type.scalar, S::F32);
   EXPECT_EQ(sem::sub(b, op(i8), op(i32), loc)->type.scalar, S::I32);
   // `/` is always floating: int/int → fp32; fp16/fp16 → fp32 (div_or_mod)
   ir::Value* q = sem::truediv(b, op(i32), op(i32), loc);

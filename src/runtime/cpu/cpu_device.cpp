@@ -1,0 +1,223 @@
+#include "runtime/cpu/cpu_device.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "codegen/cpu/cpu_codegen.h"
+#include "runtime/cache.h"
+#include "runtime/cpu/compiler.h"
+#include "runtime/cpu/thread_pool.h"
+
+#ifndef TRITIUM_VERSION
+#define TRITIUM_VERSION "unknown"
+#endif
+
+namespace tritium::runtime {
+namespace cpu {
+namespace {
+namespace fs = std::filesystem;
+
+std::atomic<uint64_t> g_cache_hits{0};
+std::atomic<uint64_t> g_builds{0};
+
+// ---- host services for generated code (one launch runs at a time) ----
+std::mutex g_launch_mu;
+std::mutex g_host_mu;
+std::optional<std::string> g_assert_failure;
+
+void host_print(const char* line) {
+  std::lock_guard<std::mutex> lk(g_host_mu);
+  std::fputs(line, stdout);
+  std::fputc('\n', stdout);
+  std::fflush(stdout);
+}
+
+void host_assert_fail(const char* message, const char* file, int line, const char* func, int64_t x, int64_t y,
+                      int64_t z) {
+  std::lock_guard<std::mutex> lk(g_host_mu);
+  if (g_assert_failure) return;  // report the first failure only
+  g_assert_failure = fmt::format("{}:{}: {}: device_assert failed: {} (program ({}, {}, {}))", file, line, func, message,
+                                 x, y, z);
+}
+
+const tritium_host g_host = {&host_print, &host_assert_fail};
+
+class CpuKernel final : public LoadedKernel {
+ public:
+  CpuKernel(void* handle, tritium_run_fn run, std::string source, std::string name, size_t num_params)
+      : handle_(handle), run_(run), source_(std::move(source)), name_(std::move(name)), num_params_(num_params) {}
+  ~CpuKernel() override {
+    if (handle_) dlclose(handle_);
+  }
+
+  void launch(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args) override {
+    if (args.size() != num_params_)
+      throw std::runtime_error(fmt::format("kernel @{}: launched with {} arguments, expected {}", name_, args.size(),
+                                           num_params_));
+    for (int32_t g : grid)
+      if (g < 0) throw std::runtime_error(fmt::format("kernel @{}: negative grid dimension", name_));
+    const int64_t total = int64_t{grid[0]} * grid[1] * grid[2];
+    if (total == 0) return;
+    std::lock_guard<std::mutex> launch_lock(g_launch_mu);
+    {
+      std::lock_guard<std::mutex> lk(g_host_mu);
+      g_assert_failure.reset();
+    }
+    ThreadPool& pool = ThreadPool::global();
+    const int64_t workers = pool.size();
+    const int64_t chunk = std::max<int64_t>(1, total / (workers * 8));
+    std::atomic<int64_t> next{0};
+    const int32_t g[3] = {grid[0], grid[1], grid[2]};
+    const tritium_arg* a = args.data();
+    tritium_run_fn run = run_;
+    std::function<void(unsigned)> job = [&](unsigned) {
+      for (;;) {
+        int64_t first = next.fetch_add(chunk, std::memory_order_relaxed);
+        if (first >= total) return;
+        run(a, g, first, std::min(total, first + chunk), &g_host);
+      }
+    };
+    pool.run(job);
+    std::lock_guard<std::mutex> lk(g_host_mu);
+    if (g_assert_failure) {
+      std::string msg = "kernel @" + name_ + ": " + *g_assert_failure;
+      g_assert_failure.reset();
+      throw std::runtime_error(msg);
+    }
+  }
+
+  const std::string& source() const override { return source_; }
+
+ private:
+  void* handle_;
+  tritium_run_fn run_;
+  std::string source_;
+  std::string name_;
+  size_t num_params_;
+};
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (auto& x : v) s += (s.empty() ? "" : " ") + x;
+  return s;
+}
+
+std::string read_model_name() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) {
+      auto p = line.find(':');
+      return p == std::string::npos ? line : line.substr(p + 2);
+    }
+  return "unknown processor";
+}
+
+class CpuDevice final : public Device {
+ public:
+  explicit CpuDevice(CpuDeviceOptions o)
+      : cache_(o.cache_root.empty() ? DiskCache::default_root() : o.cache_root) {}
+
+  std::string name() const override { return "cpu"; }
+  std::string description() const override {
+    unsigned n = std::thread::hardware_concurrency();
+    return fmt::format("{} ({} threads), compiler: {}", read_model_name(), n, join(compiler_command()));
+  }
+
+  DeviceBuffer alloc(size_t bytes) override {
+    size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
+    void* p = std::aligned_alloc(64, rounded);
+    if (!p) throw std::bad_alloc();
+    return DeviceBuffer{p, bytes};
+  }
+  void free(DeviceBuffer& b) override {
+    std::free(b.ptr);
+    b.ptr = nullptr;
+    b.bytes = 0;
+  }
+  void copy_in(DeviceBuffer& dst, const void* src, size_t bytes, size_t offset) override {
+    if (offset + bytes > dst.bytes) throw std::out_of_range("cpu device: copy_in past the end of the buffer");
+    std::memcpy(static_cast<char*>(dst.ptr) + offset, src, bytes);
+  }
+  void copy_out(void* dst, const DeviceBuffer& src, size_t bytes, size_t offset) override {
+    if (offset + bytes > src.bytes) throw std::out_of_range("cpu device: copy_out past the end of the buffer");
+    std::memcpy(dst, static_cast<const char*>(src.ptr) + offset, bytes);
+  }
+  void synchronize() override {}
+
+  std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) override {
+    const ir::Function& fn = codegen::cpu_kernel_function(m);
+    std::string source = codegen::render_cpu(m, opts);
+    const std::vector<std::string> flags = kernel_flags(opts.portable_numerics);
+    const std::string key = content_hash({"tritium-cpu-kernel", TRITIUM_VERSION, source, compiler_identity(),
+                                          join(flags), host_cpu_identity()});
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      fs::path so;
+      if (auto hit = cache_.find(key, "so"); hit && attempt == 0) {
+        so = *hit;
+        g_cache_hits.fetch_add(1);
+      } else {
+        so = build(key, source, opts.portable_numerics);
+        g_builds.fetch_add(1);
+      }
+      void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (!h) {
+        if (attempt == 0) continue;  // an unloadable cache entry: rebuild once
+        throw std::runtime_error(fmt::format("cpu backend: cannot load {}: {}", so.string(), dlerror()));
+      }
+      auto run = reinterpret_cast<tritium_run_fn>(dlsym(h, "tritium_run"));
+      if (!run) {
+        dlclose(h);
+        if (attempt == 0) continue;
+        throw std::runtime_error("cpu backend: " + so.string() + " does not export tritium_run");
+      }
+      return std::make_unique<CpuKernel>(h, run, std::move(source), fn.name, fn.body.args.size());
+    }
+    throw std::logic_error("unreachable");
+  }
+
+ private:
+  /// Compiles `source` in a scratch directory and stores source and object in the cache.
+  fs::path build(const std::string& key, const std::string& source, bool portable) {
+    fs::path dir = cache_.make_scratch_dir();
+    fs::path src = dir / "kernel.cpp";
+    fs::path obj = dir / "kernel.so";
+    write_file_atomic(src, source);
+    compile_shared_object(src, obj, portable);  // throws with the kept source's path
+    auto bytes = read_file_bytes(obj);
+    if (!bytes) throw std::runtime_error("cpu backend: the compiler produced no " + obj.string());
+    cache_.write(key, "cpp", source);
+    fs::path out = cache_.write(key, "so", *bytes);
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    return out;
+  }
+
+  DiskCache cache_;
+};
+
+}  // namespace
+
+std::unique_ptr<Device> make_cpu_device(const CpuDeviceOptions& options) {
+  return std::make_unique<CpuDevice>(options);
+}
+
+CpuCompileCounters cpu_compile_counters() { return CpuCompileCounters{g_cache_hits.load(), g_builds.load()}; }
+
+}  // namespace cpu
+
+std::unique_ptr<Device> make_cpu_device() { return cpu::make_cpu_device(cpu::CpuDeviceOptions{}); }
+
+}  // namespace tritium::runtime
