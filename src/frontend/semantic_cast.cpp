@@ -124,7 +124,19 @@ ir::Value* cast(ir::Builder& b, ir::Value* v, const Type& to_in, SrcLoc loc, con
     }
   }
   if (int_src && dst.is_ptr) {
-    if (s != ScalarType::I64) v = b.cast(v, ScalarType::I64, loc);
+    // LLVM's inttoptr zero-extends narrower integers.
+    if (s == ScalarType::I1) {
+      v = cast(b, v, src.with_scalar(ScalarType::I64), loc);
+    } else if (s != ScalarType::I64 && s != ScalarType::U64) {
+      if (tt_signed(s)) {
+        static const ScalarType kU[] = {ScalarType::U8, ScalarType::U16, ScalarType::U32};
+        int bits = ir::bitwidth(s);
+        v = b.bitcast(v, src.with_scalar(kU[bits == 8 ? 0 : bits == 16 ? 1 : 2]), loc);
+      }
+      v = b.cast(v, ScalarType::I64, loc);
+    } else if (s == ScalarType::U64) {
+      v = b.bitcast(v, src.with_scalar(ScalarType::I64), loc);
+    }
     return b.create(ir::OpKind::IntToPtr, {v}, {dst}, loc)->result();
   }
   if (src.is_ptr && dst.is_ptr) return b.bitcast(v, dst, loc);

@@ -336,6 +336,11 @@ TEST_F(SemanticTest, CastRules) {
   ir::Value* p = arg(Type::ptr(S::F32));
   EXPECT_EQ(sem::cast(b, p, Type::of(S::I64), loc)->def->kind, OpKind::PtrToInt);
   expect_error([&] { sem::cast(b, p, Type::of(S::I32), loc); }, "cannot cast");
+  // int → pointer: LLVM's inttoptr zero-extends, so a signed int32 is reinterpreted first
+  ir::Value* ip = sem::cast(b, scalar(S::I32), Type::ptr(S::F32), loc);
+  EXPECT_EQ(ip->def->kind, OpKind::IntToPtr);
+  EXPECT_EQ(ip->def->operand(0)->type.scalar, S::I64);
+  EXPECT_EQ(ip->def->operand(0)->def->operand(0)->type.scalar, S::U32);
   verify();
 }
 

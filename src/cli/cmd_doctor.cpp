@@ -1,0 +1,46 @@
+// `tritium doctor`: the backends of this build and whether this machine can use them.
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "runtime/registry.h"
+#include "tritium/tritium.h"
+
+namespace tritium::cli {
+
+std::string version_text() {
+#if defined(__clang__)
+  std::string compiler = fmt::format("clang {}.{}.{}", __clang_major__, __clang_minor__, __clang_patchlevel__);
+#elif defined(__GNUC__)
+  std::string compiler = fmt::format("g++ {}.{}.{}", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+#else
+  std::string compiler = "an unknown C++ compiler";
+#endif
+  return fmt::format("tritium {}\nbuilt with {} (C++ {})\n", tritium::version(), compiler, __cplusplus);
+}
+
+void declare_doctor(CLI::App& cmd, DoctorArgs& a) { cmd.add_flag("-h,--help", a.help); }
+
+int run_doctor(const DoctorArgs&) {
+  fmt::print("{}", version_text());
+  std::string cxx = runtime::find_cxx_compiler();
+  fmt::print("C++ compiler for the cpu backend: {}\n\nbackends:\n", cxx.empty() ? "none found" : cxx);
+  int status = 0;
+  for (const BackendInfo& b : Device::list()) {
+    std::string state = b.available ? "available" : "unavailable";
+    std::string detail = b.available ? b.summary : b.reason;
+    if (b.available) {
+      try {
+        detail = Device::get(b.name).description();
+      } catch (const std::exception& e) {
+        state = "FAILED";
+        detail = fmt::format("reported available but did not start: {}", e.what());
+        status = 1;
+      }
+    }
+    fmt::print("  {:<8} {:<12} {}\n", b.name, state, detail);
+  }
+  fmt::print("\nbest backend: {}\n", Device::best_backend());
+  return status;
+}
+
+}  // namespace tritium::cli

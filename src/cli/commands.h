@@ -1,0 +1,59 @@
+// The subcommands of `tritium`. Each has an options struct, a function that declares its
+// options on a CLI11 subcommand, and a function that runs it and returns the exit status
+// (0 success, 1 failure, 2 usage error; see usage.cpp).
+#pragma once
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "bench/bench.h"
+
+namespace tritium::cli {
+
+/// Options of `tritium compile`.
+struct CompileArgs {
+  std::string file;
+  std::string kernel;
+  std::string signature;
+  std::string emit = "ir";
+  std::string output;
+  int num_warps = 4;
+  int num_stages = 3;
+  std::string numerics = "native";
+  std::vector<std::string> dump_after;
+  bool debug = false;
+  bool list_kernels = false;
+  bool help = false;
+};
+
+/// Declares the options of `compile` on `cmd`, bound to `a`.
+void declare_compile(CLI::App& cmd, CompileArgs& a);
+/// Runs `tritium compile`.
+int run_compile(const CompileArgs& a);
+
+/// Options of `tritium bench` (the benchmark library's own options, plus --help).
+struct BenchArgs {
+  bench::BenchOptions options;
+  bool help = false;
+};
+
+/// Declares the options of `bench` on `cmd`, bound to `a`.
+void declare_bench(CLI::App& cmd, BenchArgs& a);
+/// Runs `tritium bench` (through the benchmark library when it is linked in).
+int run_bench_command(const BenchArgs& a);
+
+/// Options of `tritium doctor`.
+struct DoctorArgs {
+  bool help = false;
+};
+
+/// Declares the options of `doctor` on `cmd`, bound to `a`.
+void declare_doctor(CLI::App& cmd, DoctorArgs& a);
+/// Runs `tritium doctor`.
+int run_doctor(const DoctorArgs& a);
+
+/// The "tritium X.Y.Z" line and the compiler tritium was built with (for --version).
+std::string version_text();
+
+}  // namespace tritium::cli

@@ -1,0 +1,208 @@
+// The usage pages (see usage.h). Plain text, one page per subcommand, in the layout of a
+// man page: NAME, SYNOPSIS, DESCRIPTION, OPTIONS, EXAMPLES, EXIT STATUS.
+#include "cli/usage.h"
+
+#include <cstdio>
+#include <map>
+
+namespace tritium::cli {
+namespace {
+
+const char* const kTop = R"(NAME
+    tritium - compile and run Triton-language kernels
+
+SYNOPSIS
+    tritium [--help] [--version]
+    tritium COMMAND [OPTIONS] [ARGS]
+    tritium help [COMMAND]
+
+DESCRIPTION
+    tritium compiles kernels written in the Triton language (@triton.jit functions
+    in Python syntax) and runs them on the backends this machine has. What it cannot
+    compile correctly is refused with an error naming the construct and its
+    FILE:LINE:COL, never compiled into a wrong result.
+
+COMMANDS
+    compile   compile one kernel specialization ahead of time (IR or generated source)
+    bench     run the built-in kernel suite, check it and time it
+    doctor    list the backends and whether this machine can use them
+    help      show the page of a command
+
+OPTIONS
+    -h, --help     show this page
+    --version      print the version and the compiler tritium was built with
+
+EXAMPLES
+    tritium compile kernels/vector_add.py --kernel add_kernel \
+        --signature "*fp32:16, *fp32:16, *fp32:16, i32, 1024" --emit ir
+    tritium doctor
+    tritium help compile
+
+EXIT STATUS
+    0 on success, 1 when the command failed (e.g. a compile error), 2 for a usage
+    error (unknown command or option, bad option value).
+)";
+
+const char* const kCompile = R"(NAME
+    tritium compile - compile one kernel specialization ahead of time
+
+SYNOPSIS
+    tritium compile FILE.py --kernel NAME --signature SIG [--emit ir|cpp] [-o OUT]
+                    [--num-warps N] [--num-stages N] [--numerics native|portable]
+                    [--dump-after PASS|all]... [--debug]
+    tritium compile FILE.py --list-kernels
+
+DESCRIPTION
+    Parses FILE.py (only @triton.jit / @jit functions matter; other top-level code is
+    skipped), specializes kernel NAME for the signature SIG, runs the pass pipeline and
+    prints the result: the IR (--emit ir) or the C++ source the cpu backend generates
+    and builds (--emit cpp).
+
+    SIG follows Triton's AOT convention: one comma-separated entry per parameter, in
+    order. "*fp32" is a pointer to fp32, "*fp16:16" a pointer whose address is a
+    multiple of 16 bytes, "i32" an int32 scalar, "i32:16" an int32 multiple of 16,
+    "i64:1" an int64 equal to 1, "fp32" a float scalar; a parameter annotated
+    tl.constexpr takes its value in place ("1024", "0.5", "True"). Trailing constexpr
+    parameters that have defaults may be left out.
+
+    Errors in the kernel are printed as FILE:LINE:COL: error: MESSAGE, followed by the
+    source line and a caret under the column.
+
+OPTIONS
+    -k, --kernel NAME         the jit function to compile (see --list-kernels)
+    -s, --signature SIG       the specialization (see above); default: no parameters
+    --emit ir|cpp             what to print: the IR after the pass pipeline (default),
+                              or the generated C++ of the cpu backend
+    -o, --output OUT          write to OUT instead of standard output
+    --num-warps N             warps per program, a power of two in [1, 64] (default 4)
+    --num-stages N            software-pipelining depth, >= 0 (default 3)
+    --numerics native|portable
+                              native (default): fastest conformant code; portable:
+                              bit-identical results on every backend (no contraction)
+    --dump-after PASS|all     print the IR to standard error after pass PASS (or after
+                              every pass); may be repeated or comma-separated
+    --debug                   enable tl.device_assert
+    --list-kernels            print the names of the jit functions in FILE.py and exit
+    -h, --help                show this page
+
+EXAMPLES
+    tritium compile kernels/vector_add.py --list-kernels
+    tritium compile kernels/vector_add.py -k add_kernel \
+        -s "*fp32:16, *fp32:16, *fp32:16, i32, 1024" --emit ir
+    tritium compile kernels/softmax.py -k softmax_kernel \
+        -s "*fp32:16, *fp32:16, i32, i32, i32, 1024" --emit cpp -o softmax.cpp
+    tritium compile kernels/vector_add.py -k add_kernel \
+        -s "*fp32, *fp32, *fp32, i32, 256" --dump-after all
+
+EXIT STATUS
+    0 on success; 1 when the kernel does not compile (diagnostic printed), the kernel
+    is not in the file (the kernels found are listed), the signature does not fit the
+    parameters, or OUT cannot be written; 2 for a usage error.
+)";
+
+const char* const kBench = R"(NAME
+    tritium bench - run the built-in kernel suite, check it and time it
+
+SYNOPSIS
+    tritium bench [--backend NAME] [--filter TEXT] [--quick] [--json PATH]
+                  [--repeat N] [--warmup N] [--list] [--no-progress] [--kernels-dir DIR]
+
+DESCRIPTION
+    Runs each case of the built-in suite (kernels/: vector add, softmax, RMSNorm,
+    LayerNorm, SwiGLU, matmul, FlashAttention) on one backend, checks every result
+    against its float64 reference and prints a table: kernel, shape, dtype, backend,
+    max error vs tolerance, median time, GB/s or TFLOP/s.
+
+OPTIONS
+    --backend NAME     backend to run on (default: the best one present; see
+                       tritium doctor)
+    --filter TEXT      only run cases whose id (kernel/dtype/shape) contains TEXT
+    --quick            run the small CI set instead of the full suite
+    --json PATH        also write every figure of the run as JSON to PATH
+    --repeat N         timed repetitions per case; the median is reported
+    --warmup N         untimed launches before timing
+    --list             print the case list and exit without compiling anything
+    --no-progress      no progress indication on standard error
+    --kernels-dir DIR  where the suite's kernel files are (default:
+                       $TRITIUM_KERNELS_DIR, else kernels/ of the source tree)
+    -h, --help         show this page
+
+EXAMPLES
+    tritium bench
+    tritium bench --backend cpu --filter softmax --repeat 50
+    tritium bench --quick --json bench.json
+
+EXIT STATUS
+    0 when every selected case passed; 1 when a case failed (wrong result, NaN,
+    compile or launch error); 2 for a usage error (unknown backend, no case matches
+    the filter).
+)";
+
+const char* const kDoctor = R"(NAME
+    tritium doctor - list the backends and whether this machine can use them
+
+SYNOPSIS
+    tritium doctor
+
+DESCRIPTION
+    Prints the tritium version, then one line per backend of this build (cpu, interp,
+    cuda, opencl, metal, msl-emu): available, or unavailable with the reason. Each
+    backend reported available is started, and its description printed, to prove it.
+    Finally prints the best backend (the default of bench and of the C++ API): the
+    first available of cuda, metal, opencl, cpu.
+
+OPTIONS
+    -h, --help     show this page
+
+EXAMPLES
+    tritium doctor
+
+EXIT STATUS
+    0 when every backend reported available started; 1 when one failed to start.
+)";
+
+const char* const kHelp = R"(NAME
+    tritium help - show the usage page of a command
+
+SYNOPSIS
+    tritium help [COMMAND]
+
+DESCRIPTION
+    Prints the page of COMMAND (compile, bench, doctor, help), or of tritium itself
+    without one. "tritium COMMAND --help" prints the same page.
+
+EXAMPLES
+    tritium help compile
+
+EXIT STATUS
+    0, or 2 when COMMAND is unknown.
+)";
+
+}  // namespace
+
+const std::vector<std::string>& usage_topics() {
+  static const std::vector<std::string> topics = {"compile", "bench", "doctor", "help"};
+  return topics;
+}
+
+std::string usage_page(const std::string& topic) {
+  static const std::map<std::string, const char*> pages = {{"", kTop},           {"tritium", kTop},
+                                                           {"compile", kCompile}, {"bench", kBench},
+                                                           {"doctor", kDoctor},   {"help", kHelp}};
+  auto it = pages.find(topic);
+  return it == pages.end() ? std::string() : std::string(it->second);
+}
+
+int print_usage(const std::string& topic) {
+  std::string page = usage_page(topic);
+  if (page.empty()) {
+    std::string list;
+    for (const std::string& t : usage_topics()) list += (list.empty() ? "" : ", ") + t;
+    std::fprintf(stderr, "tritium help: no command '%s' (commands: %s)\n", topic.c_str(), list.c_str());
+    return 2;
+  }
+  std::fputs(page.c_str(), stdout);
+  return 0;
+}
+
+}  // namespace tritium::cli

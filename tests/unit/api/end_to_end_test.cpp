@@ -1,0 +1,196 @@
+// The whole API path on real kernels given as strings: parse → IR → passes → device →
+// launch → copy back, on the interp and cpu backends. Expected values are computed here in
+// double and rounded once to fp32, which is what one correctly rounded fp32 operation gives
+// (sums and products of two floats are exact in double), so results must match bit for bit.
+// Outputs are poisoned with NaN before each launch so unwritten elements fail.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "tritium/tritium.h"
+
+namespace {
+
+using tritium::Arg;
+using tritium::Buffer;
+using tritium::CompiledKernel;
+using tritium::Device;
+using tritium::Error;
+using tritium::ErrorKind;
+
+const char* const kKernels = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x + y, mask=mask)
+
+@triton.jit
+def scale_kernel(x_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr = 64):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * alpha, mask=mask)
+
+@triton.jit
+def grid2d_kernel(out_ptr, stride):
+    x = tl.program_id(0)
+    y = tl.program_id(1)
+    tl.store(out_ptr + y * stride + x, x * 100 + y)
+
+@triton.jit
+def bad_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, undefined_name)
+)";
+
+std::vector<float> random_floats(size_t n, uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-8.f, 8.f);
+  std::vector<float> v(n);
+  for (float& x : v) {
+    do x = dist(gen); while (x == 0.f);
+  }
+  return v;
+}
+
+class ApiEndToEnd : public ::testing::TestWithParam<std::string> {
+ protected:
+  tritium::Module module = tritium::Module::from_string(kKernels, "e2e.py");
+  Device device = Device::get(GetParam());
+};
+
+TEST_P(ApiEndToEnd, VectorAddWithRaggedEdge) {
+  const int n = 1000;  // not a multiple of BLOCK: the last program is masked
+  std::vector<float> x = random_floats(n, 1), y = random_floats(n, 2);
+  CompiledKernel k = module.kernel("add_kernel").compile(device, "*fp32:16, *fp32:16, *fp32:16, i32, 128");
+  EXPECT_EQ(k.backend(), GetParam());
+  ASSERT_EQ(k.arguments().size(), 4u);
+  Buffer bx = device.upload(x), by = device.upload(y), bout = device.alloc(n * sizeof(float));
+  bout.fill(NAN);
+  k.launch({tritium::cdiv(n, 128)}, {bx, by, bout, n});
+  std::vector<float> out = bout.download<float>();
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(out[i], static_cast<float>(static_cast<double>(x[i]) + static_cast<double>(y[i]))) << "i=" << i;
+}
+
+TEST_P(ApiEndToEnd, FloatScalarArgumentAndDefaultConstexpr) {
+  const int n = 300;
+  std::vector<float> x = random_floats(n, 3);
+  const double alpha = 0.3;  // rounded to fp32 at launch
+  CompiledKernel k = module.kernel("scale_kernel").compile(device, "*fp32, *fp32, i32, fp32");
+  Buffer bx = device.upload(x), bout = device.alloc(n * 4);
+  bout.fill(NAN);
+  k.launch({tritium::cdiv(n, 64)}, {bx, bout, n, alpha});
+  std::vector<float> out = bout.download<float>();
+  const double a32 = static_cast<double>(static_cast<float>(alpha));
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], static_cast<float>(x[i] * a32)) << "i=" << i;
+}
+
+TEST_P(ApiEndToEnd, TwoDimensionalGrid) {
+  const int gx = 5, gy = 3;
+  CompiledKernel k = module.kernel("grid2d_kernel").compile(device, "*i32, i32");
+  Buffer out = device.alloc(gx * gy * 4);
+  out.fill<int32_t>(-1);
+  k.launch({gx, gy}, {out, gx});
+  std::vector<int32_t> v = out.download<int32_t>();
+  for (int y = 0; y < gy; ++y)
+    for (int x = 0; x < gx; ++x) EXPECT_EQ(v[y * gx + x], x * 100 + y) << x << "," << y;
+}
+
+TEST_P(ApiEndToEnd, EmptyGridRunsNothingButChecksArguments) {
+  CompiledKernel k = module.kernel("grid2d_kernel").compile(device, "*i32, i32");
+  Buffer out = device.alloc(16);
+  out.fill<int32_t>(-1);
+  k.launch({0, 4}, {out, 4});
+  EXPECT_EQ(out.download<int32_t>(), std::vector<int32_t>(4, -1));
+  EXPECT_THROW(k.launch({0}, {out}), Error);
+  EXPECT_THROW(k.launch({-1}, {out, 4}), Error);
+}
+
+TEST_P(ApiEndToEnd, LaunchArgumentErrorsNameTheParameter) {
+  CompiledKernel k = module.kernel("add_kernel").compile(device, "*fp32, *fp32, *fp32, i32, 128");
+  Buffer b = device.alloc(512);
+  try {
+    k.launch({1}, {b, b, b});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Argument);
+    EXPECT_NE(std::string(e.what()).find("takes 4 launch arguments"), std::string::npos) << e.what();
+  }
+  try {
+    k.launch({1}, {b, b, b, b});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Argument);
+    EXPECT_NE(std::string(e.what()).find("'n'"), std::string::npos) << e.what();
+  }
+  try {
+    k.launch({1}, {b, 5, b, 10});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'y_ptr'"), std::string::npos) << e.what();
+  }
+}
+
+TEST_P(ApiEndToEnd, CompileErrorCarriesLocationAndCaret) {
+  try {
+    module.kernel("bad_kernel").compile(device, "*fp32, 16");
+    FAIL();
+  } catch (const tritium::CompileError& e) {
+    EXPECT_EQ(e.file(), "e2e.py");
+    EXPECT_EQ(e.line(), 28);
+    EXPECT_EQ(e.col(), 28);  // the column of `undefined_name`
+    std::string w = e.what();
+    EXPECT_EQ(w.rfind("e2e.py:28:28: error: ", 0), 0u) << w;
+    EXPECT_NE(w.find("undefined_name"), std::string::npos) << w;
+    EXPECT_NE(w.find("    tl.store(x_ptr + offs, undefined_name)"), std::string::npos) << w;
+    EXPECT_NE(w.find('^'), std::string::npos) << w;
+  }
+}
+
+TEST_P(ApiEndToEnd, CacheReturnsTheSameCompiledKernel) {
+  tritium::Kernel kern = module.kernel("add_kernel");
+  CompiledKernel a = kern.compile(device, "*fp32, *fp32, *fp32, i32, 256");
+  CompiledKernel b = kern.compile(device, "*fp32, *fp32, *fp32, i32, 256");
+  EXPECT_EQ(&a.ir(), &b.ir()) << "second compile should come from the cache";
+  tritium::CompileOptions o;
+  o.num_warps = 8;
+  CompiledKernel c = kern.compile(device, "*fp32, *fp32, *fp32, i32, 256", o);
+  EXPECT_NE(&a.ir(), &c.ir()) << "options are part of the key";
+  CompiledKernel d = kern.compile(device, "*fp32, *fp32, *fp32, i32, 512");
+  EXPECT_NE(&a.ir(), &d.ir());
+  EXPECT_NE(a.ir().find("add_kernel"), std::string::npos);
+  EXPECT_EQ(a.signature(), "*fp32, *fp32, *fp32, i32, 256");
+}
+
+TEST_P(ApiEndToEnd, DumpAfterCallsBackForEveryPass) {
+  tritium::CompileOptions o;
+  o.dump_after = {"all"};
+  std::vector<std::string> passes;
+  o.dump = [&](const std::string& pass, const std::string& ir) {
+    passes.push_back(pass);
+    EXPECT_NE(ir.find("add_kernel"), std::string::npos);
+  };
+  module.kernel("add_kernel").compile(device, "*fp32, *fp32, *fp32, i32, 64", o);
+  EXPECT_FALSE(passes.empty());
+  std::string ir = module.kernel("add_kernel").ir("*fp32, *fp32, *fp32, i32, 64");
+  EXPECT_NE(ir.find("kernel @add_kernel("), std::string::npos) << ir;
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ApiEndToEnd, ::testing::Values("interp", "cpu"),
+                         [](const auto& info) { return info.param; });
+
+TEST(ApiEndToEndInterp, SourceOfTheInterpBackendIsTheIr) {
+  tritium::Module m = tritium::Module::from_string(kKernels, "e2e.py");
+  Device dev = Device::get("interp");
+  CompiledKernel k = m.kernel("grid2d_kernel").compile(dev, "*i32, i32");
+  EXPECT_EQ(k.source(), k.ir());
+}
+
+}  // namespace

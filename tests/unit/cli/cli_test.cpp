@@ -1,0 +1,236 @@
+// The `tritium` command: runs the built binary (TRITIUM_CLI_PATH, set by tests/CMakeLists.txt)
+// and checks exit statuses, usage pages, diagnostics and emitted output.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "passes/pipeline.h"
+
+#ifndef TRITIUM_CLI_PATH
+#error "TRITIUM_CLI_PATH must name the tritium executable"
+#endif
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::string tmp_path(const std::string& name) { return ::testing::TempDir() + "/tritium_cli_" + name; }
+
+// Runs `tritium ARGS` through the shell (ARGS is shell text) capturing stdout and stderr.
+Result run(const std::string& args) {
+  std::string out = tmp_path("stdout.txt"), err = tmp_path("stderr.txt");
+  std::string cmd = std::string("'") + TRITIUM_CLI_PATH + "' " + args + " >'" + out + "' 2>'" + err + "' </dev/null";
+  int raw = std::system(cmd.c_str());
+  Result r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+bool contains(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
+
+const char* const kKernels = R"(import triton
+import triton.language as tl
+
+def host_helper(n):
+    return n * 2
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+@triton.jit
+def typo_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, offz)
+
+if __name__ == "__main__":
+    print(host_helper(3))
+)";
+
+std::string kernel_file() {
+  std::string path = tmp_path("kernels.py");
+  std::ofstream(path) << kKernels;
+  return path;
+}
+
+const std::string kAddSig = "--signature '*fp32:16, *fp32:16, *fp32:16, i32, 256'";
+
+// ------------------------------------------------------------------ top level
+
+TEST(Cli, VersionNamesTheCompiler) {
+  Result r = run("--version");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out.rfind(std::string("tritium ") + TRITIUM_VERSION + "\n", 0), 0u) << r.out;
+  EXPECT_TRUE(contains(r.out, "built with")) << r.out;
+}
+
+void expect_man_page(const std::string& page, const std::string& name_line) {
+  for (const char* section : {"NAME\n", "SYNOPSIS\n", "DESCRIPTION\n", "OPTIONS\n", "EXAMPLES\n", "EXIT STATUS\n"})
+    EXPECT_TRUE(contains(page, section)) << "missing " << section << " in\n" << page;
+  EXPECT_TRUE(contains(page, name_line)) << page;
+}
+
+TEST(Cli, TopLevelHelp) {
+  Result r = run("--help");
+  EXPECT_EQ(r.status, 0);
+  expect_man_page(r.out, "tritium - compile and run Triton-language kernels");
+  for (const char* cmd : {"compile", "bench", "doctor", "help"}) EXPECT_TRUE(contains(r.out, cmd)) << cmd;
+  EXPECT_EQ(run("help").out, r.out);
+}
+
+TEST(Cli, EveryCommandHasAPageShownBothWays) {
+  for (std::string cmd : {"compile", "bench", "doctor"}) {
+    Result a = run("help " + cmd), b = run(cmd + " --help"), c = run(cmd + " -h");
+    EXPECT_EQ(a.status, 0) << cmd;
+    EXPECT_EQ(b.status, 0) << cmd << b.err;
+    expect_man_page(a.out, "tritium " + cmd + " - ");
+    EXPECT_EQ(a.out, b.out) << cmd;
+    EXPECT_EQ(a.out, c.out) << cmd;
+  }
+  Result h = run("help help");
+  EXPECT_EQ(h.status, 0);
+  EXPECT_TRUE(contains(h.out, "tritium help - ")) << h.out;
+}
+
+TEST(Cli, UsageErrorsExitWith2) {
+  Result none = run("");
+  EXPECT_EQ(none.status, 2);
+  EXPECT_TRUE(contains(none.err, "SYNOPSIS")) << none.err;
+  Result unknown_cmd = run("frobnicate");
+  EXPECT_EQ(unknown_cmd.status, 2);
+  Result unknown_opt = run("doctor --frobnicate");
+  EXPECT_EQ(unknown_opt.status, 2);
+  EXPECT_TRUE(contains(unknown_opt.err, "--frobnicate")) << unknown_opt.err;
+  Result bad_topic = run("help frobnicate");
+  EXPECT_EQ(bad_topic.status, 2);
+  EXPECT_TRUE(contains(bad_topic.err, "no command 'frobnicate'")) << bad_topic.err;
+}
+
+TEST(Cli, DoctorListsEveryBackend) {
+  Result r = run("doctor");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  for (const char* b : {"cpu", "interp", "cuda", "opencl", "metal", "msl-emu"})
+    EXPECT_TRUE(contains(r.out, std::string("\n  ") + b + " ")) << b << "\n" << r.out;
+  EXPECT_TRUE(contains(r.out, "interp   available")) << r.out;
+  EXPECT_TRUE(contains(r.out, "cuda     unavailable  not built yet")) << r.out;
+  EXPECT_TRUE(contains(r.out, "best backend: ")) << r.out;
+}
+
+TEST(Cli, BenchRejectsUnknownOptions) {
+  Result r = run("bench --frobnicate");
+  EXPECT_EQ(r.status, 2);
+}
+
+// ------------------------------------------------------------------ compile
+
+TEST(Cli, ListKernelsSkipsHostCode) {
+  Result r = run("compile '" + kernel_file() + "' --list-kernels");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "add_kernel\ntypo_kernel\n");
+}
+
+TEST(Cli, EmitIrToStdoutAndToAFile) {
+  std::string file = kernel_file();
+  Result r = run("compile '" + file + "' --kernel add_kernel " + kAddSig + " --emit ir");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "kernel @add_kernel(")) << r.out;
+  EXPECT_TRUE(contains(r.out, "make_range")) << r.out;
+  std::string out = tmp_path("out.ir");
+  std::remove(out.c_str());
+  Result f = run("compile '" + file + "' -k add_kernel " + kAddSig + " -o '" + out + "'");
+  ASSERT_EQ(f.status, 0) << f.err;
+  EXPECT_EQ(f.out, "");
+  EXPECT_EQ(slurp(out), r.out) << "--emit ir is the default; -o writes what stdout would show";
+}
+
+TEST(Cli, EmitCppGivesTheCpuKernelSource) {
+  Result r = run("compile '" + kernel_file() + "' --kernel add_kernel " + kAddSig + " --emit cpp");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "tritium_run")) << r.out;  // the ABI entry point (kernel_abi.h)
+}
+
+TEST(Cli, DumpAfterAllPrintsEveryPassToStderr) {
+  Result r = run("compile '" + kernel_file() + "' -k add_kernel " + kAddSig + " --dump-after all");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const std::string& pass : tritium::passes::pipeline_pass_names())
+    EXPECT_TRUE(contains(r.err, "IR after " + pass + " ")) << pass << "\n" << r.err;
+  Result one = run("compile '" + kernel_file() + "' -k add_kernel " + kAddSig + " --dump-after dce");
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_TRUE(contains(one.err, "IR after dce ")) << one.err;
+  Result bad = run("compile '" + kernel_file() + "' -k add_kernel " + kAddSig + " --dump-after nosuchpass");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(contains(bad.err, "unknown pass 'nosuchpass'")) << bad.err;
+}
+
+TEST(Cli, CompileErrorPrintsLocationLineAndCaret) {
+  std::string file = kernel_file();
+  Result r = run("compile '" + file + "' --kernel typo_kernel --signature '*fp32, 64'");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  // `offz` is on line 16, column 28.
+  EXPECT_EQ(r.err.rfind(file + ":16:28: error: ", 0), 0u) << r.err;
+  EXPECT_TRUE(contains(r.err, "    tl.store(x_ptr + offs, offz)\n")) << r.err;
+  EXPECT_TRUE(contains(r.err, "\n" + std::string(4 + 27, ' ') + "^")) << r.err;
+}
+
+TEST(Cli, UnknownKernelListsTheKernels) {
+  Result r = run("compile '" + kernel_file() + "' --kernel host_helper " + kAddSig);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.err, "no jit kernel named 'host_helper'")) << r.err;
+  EXPECT_TRUE(contains(r.err, "add_kernel, typo_kernel")) << r.err;
+  Result missing = run("compile '" + kernel_file() + "' " + kAddSig);
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_TRUE(contains(missing.err, "add_kernel, typo_kernel")) << missing.err;
+}
+
+TEST(Cli, SignatureMismatchNamesTheParameter) {
+  Result r = run("compile '" + kernel_file() + "' -k add_kernel --signature '*fp32, *fp32, *fp32, 5, 256'");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.err, "parameter 'n' (#4) is not a tl.constexpr")) << r.err;
+  Result bad = run("compile '" + kernel_file() + "' -k add_kernel --signature '*fp32, *fp32, *float7, i32, 256'");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_TRUE(contains(bad.err, "unknown type 'float7'")) << bad.err;
+}
+
+TEST(Cli, BadOptionValues) {
+  std::string base = "compile '" + kernel_file() + "' -k add_kernel " + kAddSig;
+  Result emit = run(base + " --emit cuda");
+  EXPECT_EQ(emit.status, 2);
+  EXPECT_TRUE(contains(emit.err, "--emit cuda is not available yet")) << emit.err;
+  EXPECT_EQ(run(base + " --emit wasm").status, 2);
+  EXPECT_EQ(run(base + " --numerics fast").status, 2);
+  Result warps = run(base + " --num-warps 3");
+  EXPECT_EQ(warps.status, 2);
+  EXPECT_TRUE(contains(warps.err, "num_warps must be a power of two")) << warps.err;
+  EXPECT_EQ(run(base + " --num-warps eight").status, 2);
+  Result missing = run("compile /nonexistent/k.py -k add_kernel");
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_TRUE(contains(missing.err, "cannot read kernel source '/nonexistent/k.py'")) << missing.err;
+  EXPECT_EQ(run("compile").status, 2);
+}
+
+TEST(Cli, PortableAndDebugOptionsAreAccepted) {
+  Result r = run("compile '" + kernel_file() + "' -k add_kernel " + kAddSig +
+                 " --numerics portable --debug --num-warps 8 --num-stages 2");
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
+}  // namespace
