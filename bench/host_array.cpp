@@ -63,9 +63,8 @@ HostArray random_array(const std::string& name, HostDtype dtype, size_t count, R
   a.bytes.assign(count * dtype_size(dtype), 0);
   bool any_nonzero = false;
   for (size_t i = 0; i < count; ++i) {
-    const double v = round_to_dtype(rng.uniform(lo, hi), dtype);
-    a.set(i, v);
-    any_nonzero = any_nonzero || v != 0.0;
+    a.set(i, rng.uniform(lo, hi));  // rounds to the dtype
+    any_nonzero = any_nonzero || a.get(i) != 0.0;
   }
   if (count > 0 && !any_nonzero)
     throw std::logic_error("bench: random input '" + name + "' came out all zeros");

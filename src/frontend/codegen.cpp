@@ -50,7 +50,7 @@ void bind_kernel_params(cg::GenState& st, cg::FunctionGen& g, ir::Function& kf, 
   std::vector<std::pair<size_t, ir::Value*>> runtime;
   for (size_t i = 0; i < f.params.size(); ++i) {
     const Param& p = f.params[i];
-    bool cx = cg::is_constexpr_annotation(p.annotation.get());
+    bool cx = st.is_constexpr(p.annotation.get());
     if (!given[i]) {
       if (!p.default_value) {
         fail(p.loc, cx ? "constexpr parameter '" + p.name + "' of kernel '" + kname +

@@ -145,7 +145,7 @@ CValue FunctionGen::call_jit(const CValue& fnv, CValues args, std::vector<KwArg>
     const CValue& v = *bound[i];
     if (!passable(v))
       fail(loc, "cannot pass " + v.describe() + " as argument '" + p.name + "' of jit function " + name + "()");
-    if (is_constexpr_annotation(p.annotation.get()) && has_tensor(v))
+    if (st_.is_constexpr(p.annotation.get()) && has_tensor(v))
       fail(loc, "argument '" + p.name + "' of " + name + "() is tl.constexpr but receives a run-time value (" +
                     v.describe() + ")");
     flatten(v, runtime);

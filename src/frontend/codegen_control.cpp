@@ -414,20 +414,39 @@ void FunctionGen::gen_dynamic_for(const ForStmt& s, const std::string& var, CVal
     ++loop_depth_;
     gen_stmts(s.body, 0, nullptr);
     --loop_depth_;
-    std::vector<ir::Value*> ys;
-    for (const auto& n : carried) {
-      const CValue* now = scope_.find(n);
-      if (!now || !same_type(*now, *live.find(n)))
-        fail(loc, "Loop-carried variable " + n + " changed type in the loop");
-      flatten(*now, ys);
-    }
-    b_.create(ir::OpKind::Yield, ys, {}, loc);
+    yield_carried(carried, live, loc);
   }
+  std::vector<std::string> gone = unbound_after(live, var);
   scope_ = live;
   size_t cursor = 0;
   for (const auto& n : carried) scope_.set(n, unflatten(*live.find(n), loop->results, cursor));
   scope_.erase(var);
   dead_ivs_.insert(var);
+  for (const auto& n : gone) {
+    scope_.erase(n);
+    dead_ivs_.insert(n);
+  }
+}
+
+std::vector<std::string> FunctionGen::unbound_after(const Scope& live, const std::string& iv_name) const {
+  std::vector<std::string> gone;
+  for (const auto& [name, v] : live.vars())
+    if (name != iv_name && !scope_.contains(name)) gone.push_back(name);
+  return gone;
+}
+
+void FunctionGen::yield_carried(const std::vector<std::string>& carried, const Scope& live, SrcLoc loc) {
+  std::vector<ir::Value*> ys;
+  for (const auto& n : carried) {
+    const CValue* now = scope_.find(n);
+    if (!now) fail(loc, "loop-carried variable `" + n + "` is not defined at the end of the loop body");
+    if (!same_type(*now, *live.find(n)))
+      fail(loc, fmt::format("Loop-carried variable {} has initial type {} but is re-assigned to {} in loop! Please "
+                            "make sure that the type stays consistent.",
+                            n, type_text(*live.find(n)), type_text(*now)));
+    flatten(*now, ys);
+  }
+  b_.create(ir::OpKind::Yield, ys, {}, loc);
 }
 
 void FunctionGen::gen_while(const WhileStmt& s) {
@@ -439,6 +458,7 @@ void FunctionGen::gen_while(const WhileStmt& s) {
   std::vector<ir::Type> types;
   for (auto* x : inits) types.push_back(x->type);
   ir::Op* w = b_.create_while(inits, types, s.loc);
+  std::vector<std::string> gone;
   auto bind_carried = [&](const std::vector<ir::Value*>& vals) {
     scope_ = live;
     size_t cursor = 0;
@@ -465,16 +485,14 @@ void FunctionGen::gen_while(const WhileStmt& s) {
     ++loop_depth_;
     gen_stmts(s.body, 0, nullptr);
     --loop_depth_;
-    std::vector<ir::Value*> ys;
-    for (const auto& n : carried) {
-      const CValue* now = scope_.find(n);
-      if (!now || !same_type(*now, *live.find(n)))
-        fail(s.loc, "Loop-carried variable " + n + " changed type in the loop");
-      flatten(*now, ys);
-    }
-    b_.create(ir::OpKind::Yield, ys, {}, s.loc);
+    yield_carried(carried, live, s.loc);
+    gone = unbound_after(live, "");
   }
   bind_carried(w->results);
+  for (const auto& n : gone) {
+    scope_.erase(n);
+    dead_ivs_.insert(n);
+  }
 }
 
 }  // namespace tritium::frontend::cg

@@ -248,7 +248,7 @@ CValue FunctionGen::eval_listcomp(const ListCompExpr& e) {
 namespace {
 
 // Processes the escapes of a literal part of an f-string body.
-std::string unescape(std::string_view s, SrcLoc loc) {
+std::string unescape(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] != '\\' || i + 1 == s.size()) {
@@ -290,7 +290,7 @@ CValue FunctionGen::eval_fstring(const StrExpr& e) {
       ++i;
       continue;
     }
-    out += unescape(literal, e.loc);
+    out += unescape(literal);
     literal.clear();
     size_t end = i + 1;
     int depth = 0;
@@ -331,7 +331,7 @@ CValue FunctionGen::eval_fstring(const StrExpr& e) {
     out += repr ? py_repr(v) : py_str(v);
     i = end;
   }
-  out += unescape(literal, e.loc);
+  out += unescape(literal);
   return CValue::of_str(out);
 }
 

@@ -243,6 +243,18 @@ GenState::GenState(const Module& m, const GenOptions& o, ir::Module& out_module)
 
 GenState::~GenState() = default;
 
+bool GenState::is_constexpr(const Expr* annotation) {
+  if (!annotation) return false;
+  if (is_constexpr_annotation(annotation)) return true;
+  if (!annotation->is<NameExpr>() && !annotation->is<AttributeExpr>()) return false;
+  try {
+    CValue v = global_gen().eval(*annotation);
+    return v.kind == CValue::Kind::Builtin && v.s == "constexpr";
+  } catch (const CompileError&) {
+    return false;  // an annotation naming something unknown is not constexpr
+  }
+}
+
 FunctionGen& GenState::global_gen() {
   if (!global_gen_) global_gen_ = std::make_unique<FunctionGen>(*this, scratch_, nullptr, false);
   return *global_gen_;

@@ -42,7 +42,7 @@ class GenState;
 /// possibly among `@triton.autotune(...)` / `@triton.heuristics(...)`).
 bool is_jit_function(const FunctionDef& f);
 /// True when `annotation` spells `constexpr` (`tl.constexpr`, `triton.language.constexpr`,
-/// `constexpr`, or a string annotation mentioning it).
+/// `constexpr`, or a string annotation mentioning it), syntactically.
 bool is_constexpr_annotation(const Expr* annotation);
 
 /// The module-level names of one source module: imports, constants and functions. On
@@ -101,6 +101,9 @@ class GenState {
   int call_depth = 0;                          // nesting of helper generation (bounded)
   /// Generator used to evaluate module-level constants (emits into a scratch function).
   class FunctionGen& global_gen();
+  /// True when a parameter / variable annotation means tl.constexpr: any spelling of it,
+  /// including names bound to it in the module (`from triton.language import constexpr as C`).
+  bool is_constexpr(const Expr* annotation);
 
  private:
   ir::Function scratch_;
@@ -153,6 +156,11 @@ class FunctionGen {
   /// loop-carried rules (tensors only, type unchanged).
   std::vector<std::string> find_carried(const StmtList& body, const std::string& iv_name, const ir::Type* iv_type,
                                         SrcLoc loc);
+  /// Yields the carried variables at the end of a loop body, checking their types.
+  void yield_carried(const std::vector<std::string>& carried, const Scope& live, SrcLoc loc);
+  /// Names of `live` (except `iv_name`) that the current scope no longer binds (variables
+  /// of nested dynamic loops): they are undefined after the enclosing region too.
+  std::vector<std::string> unbound_after(const Scope& live, const std::string& iv_name) const;
   bool static_condition(const CValue& c, SrcLoc loc, const char* what);
 
   // ---- expressions (codegen_expr.cpp) ----

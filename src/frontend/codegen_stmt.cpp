@@ -180,7 +180,7 @@ void FunctionGen::gen_ann_assign(const AnnAssignStmt& s) {
   if (!s.target->is<NameExpr>()) fail(s.target->loc, "annotated assignment is only supported to a plain name");
   const std::string& name = s.target->as<NameExpr>().id;
   CValue v = s.value ? eval(*s.value) : CValue::none();
-  if (is_constexpr_annotation(s.annotation.get())) {
+  if (st_.is_constexpr(s.annotation.get())) {
     if (scope_.contains(name)) fail(s.loc, name + " is already defined. constexpr cannot be reassigned.");
     if (has_tensor(v) || v.kind == CValue::Kind::Method || v.kind == CValue::Kind::Slice)
       fail(s.value ? s.value->loc : s.loc,

@@ -27,24 +27,33 @@ class Parser {
   ExprPtr parse_whole_expression();
 
   // ---- token access ------------------------------------------------------------------------
+  /// The current (not yet consumed) token.
   const Token& cur() const { return toks_[pos_]; }
+  /// The token `k` positions ahead (clamped to EndMarker).
   const Token& peek(size_t k = 1) const { return toks_[std::min(pos_ + k, toks_.size() - 1)]; }
+  /// True when the current token has kind `k`.
   bool at(Tok k) const { return cur().kind == k; }
+  /// True when the current token is the identifier `id` (for soft keywords).
   bool at_name(std::string_view id) const { return at(Tok::Name) && cur().text == id; }
   /// Consumes the current token if it is `k`.
   bool accept(Tok k);
   /// Consumes the current token, which must be `k`, else throws "expected ...".
   const Token& expect(Tok k);
+  /// Consumes and returns the current token (never moves past EndMarker).
   const Token& advance();
   /// End offset of the last consumed token that is not NEWLINE/INDENT/DEDENT.
   uint32_t prev_end() const;
+  /// Throws a CompileError at token `t`.
   [[noreturn]] void error(const Token& t, const std::string& msg) const;
+  /// Throws a CompileError at `loc`.
   [[noreturn]] void error_at(SrcLoc loc, const std::string& msg) const;
   /// Throws the standard "invalid syntax" style error for the current token.
   [[noreturn]] void unexpected() const;
 
+  /// Allocates a node of type T starting at `loc`.
   template <class T>
   std::unique_ptr<T> make(SrcLoc loc) { return std::make_unique<T>(loc); }
+  /// Sets the node's end_offset to the end of the last consumed token and returns it.
   template <class T>
   std::unique_ptr<T> finish(std::unique_ptr<T> n) { n->end_offset = prev_end(); return n; }
 
@@ -56,6 +65,7 @@ class Parser {
   ExprPtr star_expression();        ///< '*' bitor | expression
   ExprPtr star_expressions();       ///< star_expression (',' star_expression)* [','] → Tuple if comma
   ExprPtr yield_expression();       ///< 'yield' ['from' expression | star_expressions]
+  // One method per precedence level, loosest first (Python's grammar names).
   ExprPtr disjunction();
   ExprPtr conjunction();
   ExprPtr inversion();
@@ -71,7 +81,7 @@ class Parser {
   ExprPtr await_primary();
   ExprPtr primary();
   ExprPtr atom();
-  ExprPtr strings();
+  ExprPtr strings();  ///< adjacent string literals, concatenated
   ExprPtr paren_atom();
   ExprPtr bracket_atom();
   ExprPtr brace_atom();
@@ -101,6 +111,7 @@ class Parser {
   /// Parses simple statements up to and including NEWLINE.
   void simple_statements(StmtList& out);
   StmtPtr simple_statement();
+  /// Expression statement or (annotated / augmented / chained) assignment.
   StmtPtr expression_statement();
   StmtPtr import_statement();
   StmtPtr from_import_statement();
@@ -111,11 +122,13 @@ class Parser {
   StmtPtr while_statement();
   StmtPtr with_statement(SrcLoc start, bool is_async);
   StmtPtr try_statement();
+  /// Parses `@expr NEWLINE` lines (possibly none).
   ExprList decorators();
   /// Parses `[async] def ...` after the decorators. With `recover`, a body that fails to
   /// parse is recorded in parse_error and skipped instead of throwing.
   std::unique_ptr<FunctionDef> function_def(ExprList decos, SrcLoc start, bool recover);
   StmtPtr class_def(ExprList decos, SrcLoc start);
+  /// Parses NAME ('.' NAME)*.
   std::string dotted_name();
 
   // ---- recovery (parser.cpp) ---------------------------------------------------------------

@@ -203,6 +203,9 @@ ir::Value* logical(ir::Builder& b, bool is_and, ir::Value* x, ir::Value* y, SrcL
 ir::Value* where(ir::Builder& b, ir::Value* c, const Operand& a, const Operand& d, SrcLoc loc) {
   c = cast(b, c, Type::of(ScalarType::I1), loc);
   auto [x, y] = check_binary(b, a, d, loc, true, true, true, false, "where");
+  if (x->type.is_ptr != y->type.is_ptr || x->type.scalar != y->type.scalar)
+    throw CompileError(loc, fmt::format("tl.where operands have different types {} and {}", tt_name(x->type.element()),
+                                        tt_name(y->type.element())));
   if (c->type.is_tensor()) {
     broadcast_pair(b, c, x, loc);
     broadcast_pair(b, x, y, loc);

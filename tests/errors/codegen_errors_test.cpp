@@ -83,6 +83,17 @@ TEST(CodegenErrors, LoopVariableUsedAfterDynamicLoop) {
                 "the loop"});
 }
 
+TEST(CodegenErrors, OuterVariableShadowedByANestedLoopVariable) {
+  // Python would leave j = 2 here; Triton has no value for it (upstream reads a poison
+  // placeholder), so tritium refuses instead of silently using the value from before.
+  expect_error(kernel("    j = 0\n    for i in range(4):\n        for j in range(3):\n            pass\n"
+                      "    tl.store(p + j, 1.0)\n"),
+               "*fp32",
+               {9, 18,
+                "name 'j' is not defined: it was the variable of a dynamic loop, which Triton does not keep after "
+                "the loop"});
+}
+
 // ---- kernel specialization ----------------------------------------------------------------------
 
 TEST(CodegenErrors, SpecializationWithTooManyArguments) {

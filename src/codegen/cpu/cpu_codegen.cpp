@@ -512,7 +512,7 @@ std::string Emitter::render() {
       switch (a->type.scalar) {
         case ir::ScalarType::F32: src = fmt::format("args[{}].f32", i); break;
         case ir::ScalarType::F64: src = fmt::format("args[{}].f64", i); break;
-        case ir::ScalarType::I1: src = fmt::format("(uint8_t)(args[{}].u64 & 1)", i); break;
+        case ir::ScalarType::I1: src = fmt::format("(uint8_t)(args[{}].u64 != 0)", i); break;
         default:
           src = ir::is_signed_int(a->type.scalar) && !ir::is_float(a->type.scalar)
                     ? fmt::format("({})args[{}].i64", ct, i)

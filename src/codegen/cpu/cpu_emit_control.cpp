@@ -6,6 +6,8 @@
 // yielded value may read the carried storage it replaces.
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "codegen/cpu/cpu_emitter.h"
 
 namespace tritium::codegen::cpu {
@@ -43,13 +45,27 @@ void Emitter::emit_for(const Op& op) {
     bind(op.results[k], carried[k], s);
     bind(body.args[k + 1], carried[k], s);
   }
-  // The induction variable runs in a 64-bit counter (no overflow at the end of the range).
-  const char* wide = ivt.scalar == ScalarType::U64 ? "uint64_t" : "int64_t";
-  std::string iv = fresh("iv");
-  open(fmt::format("for ({0} {1} = ({0}){2}; {1} < ({0}){3}; {1} += ({0}){4})", wide, iv, elem(op.operands[0], {}),
-                   elem(op.operands[1], {}), elem(op.operands[2], {})));
+  // The trip count is computed once (as the interpreter does): iv = lb + k*step for
+  // k < ceil((ub - lb) / step) when lb < ub, comparing by the iv type's signedness; a
+  // non-positive step with lb < ub is a run-time error.
+  const bool sgn = ir::is_signed_int(ivt.scalar) && ivt.scalar != ScalarType::I1;
+  const char* wide = sgn ? "int64_t" : "uint64_t";
+  std::string lb = fresh("lb"), ub = fresh("ub"), st = fresh("st"), trips = fresh("trips"), k = fresh("k");
+  line(fmt::format("const {0} {1} = ({0}){2}, {3} = ({0}){4}, {5} = ({0}){6};", wide, lb, elem(op.operands[0], {}), ub,
+                   elem(op.operands[1], {}), st, elem(op.operands[2], {})));
+  line(fmt::format("uint64_t {} = 0;", trips));
+  open(fmt::format("if ({} < {})", lb, ub));
+  open(fmt::format("if ({} <= 0)", st));
+  line(fmt::format("host->assert_fail(\"error: for loop step must be positive at run time\", {}, {}, {}, pid0, pid1, pid2);",
+                   c_string(std::string(op.loc.filename())), op.loc.line, c_string(fn_.name)));
+  line("return;");
+  close();
+  line(fmt::format("{} = (uint64_t)(((unsigned __int128)(uint64_t)({} - {}) + (uint64_t){} - 1) / (uint64_t){});", trips,
+                   ub, lb, st, st));
+  close();
+  open(fmt::format("for (uint64_t {0} = 0; {0} < {1}; ++{0})", k, trips));
   std::string ivn = fmt::format("s{}", body.args[0]->id);
-  line(fmt::format("const {} {} = ({}){};", ctype(ivt), ivn, ctype(ivt), iv));
+  line(fmt::format("const {} {} = ({})((uint64_t){} + {} * (uint64_t){});", ctype(ivt), ivn, ctype(ivt), lb, k, st));
   bind(body.args[0], ivn, Storage::Scalar);
   terminator_handlers.push_back([&, n](const Op& y) {
     if (y.kind != OpKind::Yield || y.operands.size() != n) refuse(op, "loop body must yield the carried values");
@@ -152,9 +168,12 @@ void Emitter::emit_assert(const Op& op) {
     return;
   }
   const Value* c = op.operands[0];
-  std::string call = fmt::format("host->assert_fail({}, {}, {}, {}, pid0, pid1, pid2); return;", c_string(op.attr_str("msg")),
-                                 c_string(op.attr_str("file", std::string(op.loc.filename()))),
-                                 op.attr_int("line", op.loc.line), c_string(op.attr_str("func", fn_.name)));
+  // The failing program runs on to its end (as in the interpreter); the runtime raises.
+  std::string file = op.attr_str("file");
+  if (file.empty()) file = std::string(op.loc.filename());
+  const int64_t ln = op.has_attr("line") ? op.attr_int("line") : static_cast<int64_t>(op.loc.line);
+  std::string call = fmt::format("host->assert_fail({}, {}, {}, {}, pid0, pid1, pid2);", c_string(op.attr_str("msg")),
+                                 c_string(file), ln, c_string(fn_.name));
   if (c->type.is_scalar()) {
     open(fmt::format("if (!{})", elem(c, {})));
     line(call);
@@ -170,53 +189,63 @@ void Emitter::emit_assert(const Op& op) {
 }
 
 void Emitter::emit_print(const Op& op) {
+  // One line per operand element, as upstream device_print and the interpreter:
+  //   "pid (x, y, z) idx (i, j)<prefix>[(operand k) ]<value>"
   const bool hex = op.attr_int("hex", 0) != 0;
   const std::string prefix = op.attr_str("prefix");
+  const std::string head = "pid (%d, %d, %d)";
+  auto emit_line = [&](const std::string& f, const std::string& args) {
+    line(fmt::format("{{ char buf_[1024]; snprintf(buf_, sizeof buf_, {}, pid0, pid1, pid2{}); host->print(buf_); }}",
+                     c_string(f), args));
+  };
+  auto esc = [](const std::string& s) {  // a literal part of a printf format
+    std::string o;
+    for (char c : s) o += c == '%' ? std::string("%%") : std::string(1, c);
+    return o;
+  };
   if (op.operands.empty()) {
-    line(fmt::format("{{ char buf_[512]; snprintf(buf_, sizeof buf_, \"pid (%d, %d, %d) %s\", pid0, pid1, pid2, {}); "
-                     "host->print(buf_); }}",
-                     c_string(prefix)));
+    emit_line(head + esc(prefix), "");
     return;
   }
   const size_t nops = op.operands.size();
   for (size_t k = 0; k < nops; ++k) {
     const Value* v = op.operands[k];
-    if (v->type.is_ptr) refuse(op, "printing pointers");
-    auto one = [&](const Idx& i, const std::string& idx_fmt, const std::string& idx_args) {
-      const ScalarType S = v->type.scalar;
+    const ScalarType S = v->type.scalar;
+    const std::string opnd = nops > 1 ? fmt::format("(operand {}) ", k) : "";
+    std::vector<int> widths;
+    for (int64_t d : v->type.shape)
+      widths.push_back(d > 1 ? static_cast<int>(std::ceil(std::log10(static_cast<double>(d)))) : 0);
+    auto one = [&](const Idx& i) {
       std::string e = elem(v, i), vf, va;
-      if (ir::is_float(S) && !hex) {
-        vf = "%.9g";
-        va = fmt::format("(double)({})", to_compute(S, e));
-      } else if (ir::is_float(S)) {
+      const int bits = ir::bitwidth(S);
+      const char* ubits = bits == 64 ? "uint64_t" : bits == 32 ? "uint32_t" : bits == 16 ? "uint16_t" : "uint8_t";
+      if (v->type.is_ptr) {
         vf = "0x%llx";
-        va = fmt::format("(unsigned long long)tr_bits<{}>({})", S == ScalarType::F64 ? "uint64_t" : S == ScalarType::F32 ? "uint32_t" : ir::byte_size(S) == 2 ? "uint16_t" : "uint8_t", e);
-      } else if (hex || !ir::is_signed_int(S) || S == ScalarType::I1) {
-        vf = hex ? "0x%llx" : "%llu";
-        va = fmt::format("(unsigned long long)tr_ubits({})", e);
-        if (S == ScalarType::I1) va = fmt::format("(unsigned long long)({})", e);
-      } else {
+        va = fmt::format("(unsigned long long)(uintptr_t)({})", e);
+      } else if (hex) {
+        vf = fmt::format("0x%0{}llx", bits <= 1 ? 1 : (bits + 3) / 4);
+        va = S == ScalarType::I1 ? fmt::format("(unsigned long long)({})", e)
+                                 : fmt::format("(unsigned long long)tr_bits<{}>({})", ubits, e);
+      } else if (ir::is_float(S)) {
+        vf = "%f";
+        va = fmt::format("(double)({})", to_compute(S, e));
+      } else if (ir::is_signed_int(S) && S != ScalarType::I1) {
         vf = "%lld";
         va = fmt::format("(long long)({})", e);
+      } else {
+        vf = "%llu";
+        va = fmt::format("(unsigned long long)({})", e);
       }
-      std::string opnd = nops > 1 ? fmt::format("(operand {}) ", k) : "";
-      line(fmt::format("{{ char buf_[512]; snprintf(buf_, sizeof buf_, \"pid (%d, %d, %d) {}%s{}{}\", pid0, pid1, pid2{}, "
-                       "{}, {}); host->print(buf_); }}",
-                       idx_fmt, opnd, vf, idx_args, c_string(prefix), va));
-    };
-    if (v->type.is_scalar()) {
-      one({}, "", "");
-      continue;
-    }
-    loop_nest(v->type.shape, [&](const Idx& i) {
-      std::string f = "idx (", args;
+      std::string f = head + " idx (", args;
       for (size_t d = 0; d < i.dims.size(); ++d) {
-        f += d ? ", %lld" : "%lld";
-        args += fmt::format(", (long long){}", i.dims[d]);
+        f += fmt::format("{}%{}lld", d ? ", " : "", widths[d]);
+        args += fmt::format(", (long long)({})", i.dims[d]);
       }
-      f += ") ";
-      one(i, f, args);
-    });
+      f += ")" + esc(prefix) + esc(opnd) + vf;
+      emit_line(f, args + ", " + va);
+    };
+    if (v->type.is_scalar()) one({});
+    else loop_nest(v->type.shape, one);
   }
 }
 

@@ -2,9 +2,9 @@
 // the accumulator starting from `acc`:  c[i][j] = fma(a[i][k], b[k][j], c[i][j]), k = 0..K-1.
 // The loops run i, k, j (j innermost), which keeps the per-element k order and lets the
 // compiler vectorise over j. Operands are converted exactly to the compute type first
-// (fp8/fp16/bf16/fp32 -> float, fp64 -> double); the accumulator is kept in the compute
-// type and rounded to the result type once at the end. Integer dots (int8 -> int32)
-// accumulate with wrap-around. Every input_precision computes IEEE fp32 on the CPU (the
+// (fp8/fp16/bf16/fp32 -> float, fp64 -> double). An fp32 / fp64 accumulator takes one fmaf /
+// fma per step; an fp16 / bf16 accumulator (out_dtype) rounds each step once from the exact
+// a*b + r. Integer dots (int8 -> int32) accumulate with wrap-around. Every input_precision computes IEEE fp32 on the CPU (the
 // CPU has no tf32 unit; Triton uses tf32 only "where the target has it").
 #include <fmt/format.h>
 
@@ -37,40 +37,34 @@ void Emitter::emit_dot(const Op& op) {
   if (a->type.is_ptr || b->type.is_ptr) refuse(op, "pointer operands");
 
   const bool fl = ir::is_float(S);
-  if (fl != ir::is_float(Acc)) refuse(op, "integer operands with a float accumulator (or the reverse)");
-  if (!fl && (S == ScalarType::I1)) refuse(op, "int1 operands");
-  // Compute type: float / double for floats; the accumulator's integer type for ints.
-  const ScalarType CT = fl ? ((S == ScalarType::F64 || Acc == ScalarType::F64) ? ScalarType::F64 : ScalarType::F32) : Acc;
+  if (fl != ir::is_float(Acc) || S == ScalarType::I1 || Acc == ScalarType::I1)
+    refuse(op, fmt::format("{} operands with a {} accumulator", ir::name(S), ir::name(Acc)));
+  if (S == ScalarType::F64 && Acc != ScalarType::F64) refuse(op, "fp64 operands need an fp64 accumulator");
+  // Operands are converted exactly to CT: the accumulator type for ints, fp64 for fp64,
+  // else fp32 (a narrow accumulator rounds each step once from the exact a*b + r).
+  const bool narrow_acc = Acc == ScalarType::F16 || Acc == ScalarType::BF16;
+  if (fl && !narrow_acc && Acc != ScalarType::F32 && Acc != ScalarType::F64)
+    refuse(op, std::string("accumulator type ") + std::string(ir::name(Acc)));
+  const ScalarType CT = !fl ? Acc : Acc == ScalarType::F64 ? ScalarType::F64 : ScalarType::F32;
   const std::string ct = ctype(ir::Type::of(CT));
 
-  // Operands in the compute type.
   auto operand = [&](const Value* v) -> std::string {
     if (v->type.scalar == CT && storage(v) == Storage::Array) return name(v);
     std::string n = declare_array(v->type.with_scalar(CT), "d");
     loop_nest(v->type.shape, [&](const Idx& i) {
       std::string e = elem(v, i);
       std::string x = fl ? to_compute(v->type.scalar, e) : fmt::format("({})({})", ct, e);
-      if (fl && CT == ScalarType::F64 && v->type.scalar != ScalarType::F64) x = "(double)(" + x + ")";
+      if (CT == ScalarType::F64 && v->type.scalar != ScalarType::F64) x = "(double)(" + x + ")";
       line(fmt::format("{}[{}] = {};", n, i.lin, x));
     });
     return n;
   };
   std::string da = operand(a);
   std::string db = operand(b);
-  std::string dc;
-  std::string res;
-  if (Acc == CT) {
-    res = declare_array(r->type, "v");
-    materialize_into(res, c);
-    dc = res;
-  } else {
-    dc = declare_array(c->type.with_scalar(CT), "d");
-    loop_nest(c->type.shape, [&](const Idx& i) {
-      std::string e = to_compute(Acc, elem(c, i));
-      if (CT == ScalarType::F64) e = "(double)(" + e + ")";
-      line(fmt::format("{}[{}] = {};", dc, i.lin, e));
-    });
-  }
+  // The result array holds the running accumulator (in its own type).
+  std::string res = declare_array(r->type, "v");
+  materialize_into(res, c);
+  const std::string acc_t = ctype(r->type.element());
 
   std::string bi = fresh("b"), i = fresh("i"), k = fresh("k"), j = fresh("j");
   std::string x = fresh("x"), cr = fresh("cr"), br = fresh("br");
@@ -79,24 +73,22 @@ void Emitter::emit_dot(const Op& op) {
   open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", i, M));
   open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, K));
   line(fmt::format("const {} {} = {}[({}*{} + {})*{} + {}];", ct, x, da, boff, M, i, K, k));
-  line(fmt::format("{}* __restrict {} = {} + ({}*{} + {})*{};", ct, cr, dc, boff, M, i, N));
+  line(fmt::format("{}* __restrict {} = {} + ({}*{} + {})*{};", acc_t, cr, res, boff, M, i, N));
   line(fmt::format("const {}* __restrict {} = {} + ({}*{} + {})*{};", ct, br, db, boff, K, k, N));
   std::string step;
-  if (fl) step = fmt::format("{}({}, {}[{}], {}[{}])", CT == ScalarType::F64 ? "fma" : "fmaf", x, br, j, cr, j);
-  else step = fmt::format("tr_add<{0}>({1}[{2}], tr_mul<{0}>({3}, {4}[{2}]))", ct, cr, j, x, br);
+  if (!fl) {
+    step = fmt::format("tr_add<{0}>({1}[{2}], tr_mul<{0}>({3}, {4}[{2}]))", ct, cr, j, x, br);
+  } else if (narrow_acc) {
+    step = cast_expr(op, ScalarType::F64, Acc, "",
+                     fmt::format("tr_fma_odd((double){}, (double){}[{}], (double){})", x, br, j,
+                                 to_compute(Acc, fmt::format("{}[{}]", cr, j))));
+  } else {
+    step = fmt::format("{}({}, {}[{}], {}[{}])", CT == ScalarType::F64 ? "fma" : "fmaf", x, br, j, cr, j);
+  }
   line(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0}) {2}[{0}] = {3};", j, N, cr, step));
   close();
   close();
   if (B > 1) close();
-
-  if (Acc != CT) {
-    res = declare_array(r->type, "v");
-    std::string l = fresh("l");
-    std::string conv = fl ? from_compute(Acc, fmt::format("{}[{}]", dc, l)) : fmt::format("({})({}[{}])", ctype(r->type.element()), dc, l);
-    if (fl && CT == ScalarType::F64 && Acc != ScalarType::F64)
-      conv = cast_expr(op, ScalarType::F64, Acc, "", fmt::format("{}[{}]", dc, l));
-    line(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0}) {2}[{0}] = {3};", l, r->type.numel(), res, conv));
-  }
   bind(r, res, Storage::Array);
 }
 

@@ -45,6 +45,11 @@ const char* fp8_suffix(ScalarType t) {
   }
 }
 
+std::string int64_literal(int64_t v) {
+  if (v == INT64_MIN) return "(int64_t)(-9223372036854775807LL - 1)";
+  return fmt::format("(int64_t){}LL", v);
+}
+
 std::string hex_double(double d) {
   if (std::isfinite(d)) return fmt::format("{:a}", d);
   uint64_t u;
@@ -161,24 +166,21 @@ std::string Emitter::literal(const Op& op) const {
   const double* dv = std::get_if<double>(&a);
   if (!iv && !dv) refuse(op, "constant value must be an int or a float");
   if (t.is_ptr) {
-    if (iv && *iv == 0) return zero_of(t);
-    refuse(op, "non-null pointer constant");
+    if (!iv) refuse(op, "pointer constant needs an integer value");
+    return fmt::format("({})(uintptr_t)(uint64_t){}ull", ctype(t), static_cast<uint64_t>(*iv));
   }
   if (ir::is_int(t.scalar)) {
-    if (!iv) {
-      if (*dv != std::trunc(*dv) || !std::isfinite(*dv)) refuse(op, "non-integral value for an integer constant");
-    }
-    int64_t v = iv ? *iv : static_cast<int64_t>(*dv);
+    if (!iv) refuse(op, "integer constant of type " + t.str() + " has a non-integer value");
+    int64_t v = *iv;
     switch (t.scalar) {
       case ScalarType::I1: return v != 0 ? "(uint8_t)1" : "(uint8_t)0";
-      case ScalarType::I64:
-        if (v == INT64_MIN) return "(int64_t)(-9223372036854775807LL - 1)";
-        return fmt::format("(int64_t){}LL", v);
+      case ScalarType::I64: return int64_literal(v);
       case ScalarType::U64: return fmt::format("(uint64_t){}ull", static_cast<uint64_t>(v));
       default: return fmt::format("({})({}LL)", ctype(t), v);
     }
   }
-  double d = iv ? static_cast<double>(*iv) : *dv;
+  if (iv) return cast_expr(op, ScalarType::I64, t.scalar, "", int64_literal(*iv));  // rounded once
+  double d = *dv;
   switch (t.scalar) {
     case ScalarType::F32: return float_literal(static_cast<float>(d));
     case ScalarType::F64: return hex_double(d);
@@ -309,9 +311,16 @@ std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::strin
       return fmt::format("({} ? {} : {})", a[0], a[1], a[2]);
     case OpKind::Cast: {
       const ir::Type& src = op.operands[0]->type;
-      if (src.is_ptr || out.is_ptr) {
-        if (src.is_ptr && out.is_ptr) return fmt::format("({})({})", ctype(out.element()), a[0]);
-        refuse(op, "cast between pointers and integers (use ptr_to_int / int_to_ptr)");
+      if (out.is_ptr) {  // the address; integers extended by their signedness
+        if (!src.is_ptr && !src.is_int()) refuse(op, "cast from " + src.str() + " to a pointer");
+        return src.is_ptr ? fmt::format("({})({})", ctype(out.element()), a[0])
+                          : fmt::format("({})(uintptr_t)({})({})", ctype(out.element()),
+                                        ir::is_signed_int(src.scalar) && src.scalar != ScalarType::I1 ? "int64_t" : "uint64_t", a[0]);
+      }
+      if (src.is_ptr) {  // the address, truncated (int1: != 0)
+        if (!out.is_int()) refuse(op, "cast from a pointer to " + out.str());
+        if (out.scalar == ScalarType::I1) return fmt::format("(uint8_t)({} != 0)", a[0]);
+        return fmt::format("({})(uintptr_t)({})", ctype(out.element()), a[0]);
       }
       return cast_expr(op, src.scalar, out.scalar, op.attr_str("rounding"), a[0]);
     }
@@ -319,7 +328,10 @@ std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::strin
       const ir::Type& src = op.operands[0]->type;
       if (src.is_ptr || out.is_ptr) {
         if (src.is_ptr && out.is_ptr) return fmt::format("({})({})", ctype(out.element()), a[0]);
-        refuse(op, "bitcast between a pointer and a number");
+        const ir::Type& other = src.is_ptr ? out : src;
+        if (!other.is_int() || ir::bitwidth(other.scalar) != 64) refuse(op, "bitcast between a pointer and " + other.str());
+        return src.is_ptr ? fmt::format("({})(uintptr_t)({})", ctype(out.element()), a[0])
+                          : fmt::format("({})(uintptr_t)(uint64_t)({})", ctype(out.element()), a[0]);
       }
       if (ir::bitwidth(src.scalar) != ir::bitwidth(out.scalar)) refuse(op, "bitcast between different widths");
       if (src.scalar == ScalarType::I1) return a[0];
@@ -329,8 +341,9 @@ std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::strin
       return fmt::format("({} + (int64_t)({}))", a[0], a[1]);
     case OpKind::PtrToInt:
       return fmt::format("({})(uintptr_t)({})", ctype(out.element()), a[0]);
-    case OpKind::IntToPtr:
-      return fmt::format("({})(uintptr_t)({})", ctype(out.element()), a[0]);
+    case OpKind::IntToPtr:  // the value extended by its signedness
+      return fmt::format("({})(uintptr_t)({})({})", ctype(out.element()),
+                         ir::is_signed_int(S) && S != ScalarType::I1 ? "int64_t" : "uint64_t", a[0]);
     case OpKind::Math:
       break;
     default:
@@ -344,9 +357,9 @@ std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::strin
   if (!fl) {
     switch (f) {
       case MathFn::Abs: return b1 ? a[0] : fmt::format("tr_iabs<{}>({})", T, a[0]);
-      case MathFn::Umulhi: return fmt::format("tr_mulhi<{}>({}, {})", T, a[0], a[1]);
-      case MathFn::Clz: return fmt::format("tr_clz<{}>({})", T, a[0]);
-      case MathFn::Popc: return fmt::format("tr_popc<{}>({})", T, a[0]);
+      case MathFn::Umulhi: return b1 ? "(uint8_t)0" : fmt::format("tr_mulhi<{}>({}, {})", T, a[0], a[1]);
+      case MathFn::Clz: return b1 ? fmt::format("(uint8_t)({} ^ 1)", a[0]) : fmt::format("tr_clz<{}>({})", T, a[0]);
+      case MathFn::Popc: return b1 ? a[0] : fmt::format("tr_popc<{}>({})", T, a[0]);
       default: refuse(op, std::string(ir::math_fn_name(f)) + " on integers");
     }
   }
@@ -357,6 +370,11 @@ std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::strin
       if (S == ScalarType::F16 || S == ScalarType::BF16) return fmt::format("(uint16_t)({} & 0x7fffu)", a[0]);
       if (ir::is_fp8(S)) return fmt::format("(uint8_t)({} & 0x7fu)", a[0]);
       return fmt::format("{}({})", lib(f), a[0]);
+    case MathFn::Fma:
+      if (S == ScalarType::F32 || S == ScalarType::F64) break;
+      // narrow types: the exact a*b + c rounded once (via a round-to-odd double)
+      return cast_expr(op, ScalarType::F64, S, "",
+                       fmt::format("tr_fma_odd((double){}, (double){}, (double){})", F(a[0]), F(a[1]), F(a[2])));
     case MathFn::Rsqrt:
       return W(fmt::format("({} / {}({}))", dbl ? "1.0" : "1.0f", dbl ? "sqrt" : "sqrtf", F(a[0])));
     case MathFn::Isnan:

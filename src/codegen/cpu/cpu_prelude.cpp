@@ -115,28 +115,24 @@ template <class T> TR_INLINE T tr_popc(T a) {
   U u = tr_ubits(a);
   return (T)(sizeof(U) == 8 ? __builtin_popcountll((unsigned long long)u) : __builtin_popcount((unsigned)u));
 }
-// High half of the double-width product (signed for signed types).
+// High half of the UNSIGNED double-width product of the operands' bits (any int type).
 template <class T> TR_INLINE T tr_mulhi(T a, T b) {
-  if (sizeof(T) == 8) {
-    if (tr_signed<T>::value) return (T)(((__int128)a * (__int128)b) >> 64);
-    return (T)(((unsigned __int128)(uint64_t)a * (unsigned __int128)(uint64_t)b) >> 64);
-  }
-  if (tr_signed<T>::value) return (T)(((int64_t)a * (int64_t)b) >> (sizeof(T) * 8));
-  return (T)(((uint64_t)a * (uint64_t)b) >> (sizeof(T) * 8));
+  if (sizeof(T) == 8) return (T)(uint64_t)(((unsigned __int128)(uint64_t)a * (unsigned __int128)(uint64_t)b) >> 64);
+  return (T)(((uint64_t)tr_ubits(a) * (uint64_t)tr_ubits(b)) >> (sizeof(T) * 8));
 }
 
 // ---- floats: min / max -------------------------------------------------------------------
-// The non-NaN operand wins (propagate_nan = 0) or the first NaN wins (propagate_nan = 1);
-// -0 < +0 for both.
+// propagate_nan = 0: the non-NaN operand wins (both NaN: the first); propagate_nan = 1: the
+// first NaN operand wins. min(-0, +0) = -0 and max(-0, +0) = +0 in either order.
 template <class F> TR_INLINE F tr_fmin(F a, F b) {
-  if (a != a) return b;
+  if (a != a) return (b != b) ? a : b;
   if (b != b) return a;
   if (a < b) return a;
   if (b < a) return b;
   return __builtin_signbit(a) ? a : b;
 }
 template <class F> TR_INLINE F tr_fmax(F a, F b) {
-  if (a != a) return b;
+  if (a != a) return (b != b) ? a : b;
   if (b != b) return a;
   if (a > b) return a;
   if (b > a) return b;
@@ -148,54 +144,42 @@ template <class F> TR_INLINE F tr_fmax_nan(F a, F b) { return (a != a) ? a : (b 
 // ---- small float formats ------------------------------------------------------------------
 TR_INLINE double tr_pow2(int e) { return tr_bits<double>((uint64_t)(e + 1023) << 52); }  // -1022 <= e <= 1023
 
-// Encodes x into a binary format with `eb` exponent bits, `mb` stored mantissa bits and
-// bias `bias`. kind 0: IEEE-like (all-ones exponent = inf / NaN); kind 1: "fn" (no inf,
-// all-ones exponent and mantissa = NaN); kind 2: no inf, no NaN. rtz: round toward zero
-// (else to nearest even). sat: overflow (and inf) saturate to the largest finite value.
-// NaN keeps its sign and top payload bits and becomes quiet.
-TR_INLINE uint32_t tr_encode(double x, int eb, int mb, int bias, int kind, int rtz, int sat) {
+// Rounds x once into a binary format with `eb` exponent bits, `mb` stored mantissa bits and
+// bias `bias` (RNE, or toward zero when rtz). `ieee`: the all-ones exponent encodes Inf / NaN.
+// `sat`: overflow and Inf saturate to max_bits (else RNE overflow gives Inf, RTZ overflow
+// max_bits). NaN: IEEE non-saturating formats keep the sign and leading payload bits and set
+// the quiet bit; the others give `nan_bits`. (Same results as src/common/float_formats.h.)
+TR_INLINE uint32_t tr_encode(double x, int eb, int mb, int bias, int ieee, int sat, uint32_t max_bits,
+                             uint32_t nan_bits, int rtz) {
   uint64_t u = tr_bits<uint64_t>(x);
   uint32_t sign = (uint32_t)(u >> 63) << (eb + mb);
-  uint32_t ones_e = (1u << eb) - 1, ones_m = (1u << mb) - 1;
-  uint32_t inf_bits = ones_e << mb;
-  uint32_t max_bits = kind == 0 ? inf_bits - 1 : kind == 1 ? ((ones_e << mb) | ones_m) - 1 : ((ones_e << mb) | ones_m);
-  uint32_t nan_bits = kind == 1 ? ((ones_e << mb) | ones_m) : inf_bits | (1u << (mb - 1));
+  uint32_t inf_bits = ((1u << eb) - 1) << mb;
   uint64_t mag = u & 0x7fffffffffffffffull;
   if (mag > 0x7ff0000000000000ull) {  // NaN
-    if (kind == 0) return sign | nan_bits | (uint32_t)((mag >> (52 - mb)) & ones_m);
-    if (kind == 1) return sign | nan_bits;
-    return 0;
+    if (!ieee || sat) return nan_bits;
+    return sign | inf_bits | (1u << (mb - 1)) | (uint32_t)((mag >> (52 - mb)) & ((1u << (mb - 1)) - 1));
   }
-  if (mag == 0x7ff0000000000000ull) {  // inf
-    if (kind == 0 && !sat) return sign | inf_bits;
-    if (kind == 1 && !sat) return sign | nan_bits;
-    return sign | max_bits;
-  }
+  if (mag == 0x7ff0000000000000ull) return sign | ((sat || !ieee) ? max_bits : inf_bits);
   if (mag == 0) return sign;
   double a = tr_bits<double>(mag);
   int e = (int)(mag >> 52) - 1023;
   int emin = 1 - bias;
   int qe = (e < emin ? emin : e) - mb;
-  double q = a * tr_pow2(-qe);
+  double q = a * tr_pow2(-qe);  // the value in units of the last place (exact)
   double n = (double)(uint64_t)q;
   double frac = q - n;
   if (!rtz && (frac > 0.5 || (frac == 0.5 && ((uint64_t)n & 1)))) n += 1;
   uint64_t ni = (uint64_t)n;
   uint64_t bits = e < emin ? ni : ((uint64_t)(e + bias) << mb) + ni - ((uint64_t)1 << mb);
-  if (bits > max_bits) {
-    if (sat || rtz) return sign | max_bits;
-    return sign | (kind == 0 ? inf_bits : kind == 1 ? nan_bits : max_bits);
-  }
+  if (bits > max_bits) return sign | ((sat || rtz || !ieee) ? max_bits : inf_bits);
   return sign | (uint32_t)bits;
 }
-// Decodes a small-format value exactly into a float.
-TR_INLINE float tr_decode(uint32_t b, int eb, int mb, int bias, int kind) {
+// Decodes a small-format value exactly into a float (NaN keeps sign and payload).
+TR_INLINE float tr_decode(uint32_t b, int eb, int mb, int bias, int ieee, int fn_nan) {
   uint32_t sign = (b >> (eb + mb)) & 1, e = (b >> mb) & ((1u << eb) - 1), m = b & ((1u << mb) - 1);
   float v;
-  if (kind == 0 && e == (1u << eb) - 1) {
-    v = m ? tr_bits<float>(0x7fc00000u | (m << (23 - mb))) : tr_bits<float>(0x7f800000u);
-  } else if (kind == 1 && e == (1u << eb) - 1 && m == (1u << mb) - 1) {
-    v = tr_bits<float>(0x7fc00000u);
+  if ((ieee && e == (1u << eb) - 1) || (fn_nan && e == (1u << eb) - 1 && m == (1u << mb) - 1)) {
+    v = (m || fn_nan) ? tr_bits<float>(0x7fc00000u | (m << (23 - mb))) : tr_bits<float>(0x7f800000u);
   } else if (e == 0) {
     v = (float)((double)m * tr_pow2(1 - bias - mb));
   } else {
@@ -203,14 +187,33 @@ TR_INLINE float tr_decode(uint32_t b, int eb, int mb, int bias, int kind) {
   }
   return sign ? -v : v;
 }
+// a*b + c for values of at most 24 significant bits (a*b is exact in double), as a double
+// rounded to odd: a following rounding to a narrow format is then the single rounding of
+// the exact a*b + c.
+TR_INLINE double tr_fma_odd(double a, double b, double c) {
+  double p = a * b;
+  double s = p + c;
+  if (p != p || c != c || __builtin_isinf(p) || __builtin_isinf(c)) return s;
+  double bp = s - p, ap = s - bp;
+  double err = (p - ap) + (c - bp);
+  if (err != 0.0 && s != 0.0) {
+    uint64_t sb = tr_bits<uint64_t>(s);
+    if ((sb & 1) == 0) s = tr_bits<double>(((err > 0.0) == (s > 0.0)) ? sb + 1 : sb - 1);
+  }
+  return s;
+}
 
 // fp16 (stored as its bit pattern): conversions through _Float16 (correctly rounded).
 TR_INLINE float tr_h2f(uint16_t h) { return (float)tr_bits<_Float16>(h); }
 TR_INLINE uint16_t tr_f2h(float f) { return tr_bits<uint16_t>((_Float16)f); }
-TR_INLINE uint16_t tr_d2h(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 0, 0, 0); }
-TR_INLINE uint16_t tr_d2h_rtz(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 0, 1, 0); }
+TR_INLINE uint16_t tr_d2h(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 1, 0, 0x7bff, 0, 0); }
+TR_INLINE uint16_t tr_d2h_rtz(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 1, 0, 0x7bff, 0, 1); }
 // bf16 (stored as its bit pattern).
-TR_INLINE float tr_bf2f(uint16_t b) { return tr_bits<float>((uint32_t)b << 16); }
+TR_INLINE float tr_bf2f(uint16_t b) {  // NaN comes back quiet
+  uint32_t u = (uint32_t)b << 16;
+  if ((u & 0x7fffffffu) > 0x7f800000u) u |= 0x00400000u;
+  return tr_bits<float>(u);
+}
 TR_INLINE uint16_t tr_f2bf(float f) {
   uint32_t u = tr_bits<uint32_t>(f);
   if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
@@ -222,8 +225,8 @@ TR_INLINE uint16_t tr_f2bf_rtz(float f) {
   if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
   return (uint16_t)(u >> 16);
 }
-TR_INLINE uint16_t tr_d2bf(double d) { return (uint16_t)tr_encode(d, 8, 7, 127, 0, 0, 0); }
-TR_INLINE uint16_t tr_d2bf_rtz(double d) { return (uint16_t)tr_encode(d, 8, 7, 127, 0, 1, 0); }
+TR_INLINE uint16_t tr_d2bf(double d) { return (uint16_t)tr_encode(d, 8, 7, 127, 1, 0, 0x7f7f, 0, 0); }
+TR_INLINE uint16_t tr_d2bf_rtz(double d) { return (uint16_t)tr_encode(d, 8, 7, 127, 1, 0, 0x7f7f, 0, 1); }
 // fp64 -> fp32 toward zero.
 TR_INLINE float tr_d2f_rtz(double d) {
   float f = (float)d;
@@ -231,14 +234,15 @@ TR_INLINE float tr_d2f_rtz(double d) {
   if (__builtin_fabs((double)f) > __builtin_fabs(d)) f = __builtin_nextafterf(f, 0.0f);
   return f;
 }
-// fp8 formats: e4m3fn ("fp8e4nv", bias 7, no inf), e5m2 ("fp8e5", bias 15, IEEE-like),
-// e4m3 with bias 15 ("fp8e4b15", no inf / NaN). Downcasts round to nearest even.
-TR_INLINE float tr_e4nv2f(uint8_t b) { return tr_decode(b, 4, 3, 7, 1); }
-TR_INLINE float tr_e52f(uint8_t b) { return tr_decode(b, 5, 2, 15, 0); }
-TR_INLINE float tr_e4b152f(uint8_t b) { return tr_decode(b, 4, 3, 15, 2); }
-TR_INLINE uint8_t tr_d2e4nv(double d, int rtz) { return (uint8_t)tr_encode(d, 4, 3, 7, 1, rtz, 1); }
-TR_INLINE uint8_t tr_d2e5(double d, int rtz) { return (uint8_t)tr_encode(d, 5, 2, 15, 0, rtz, 0); }
-TR_INLINE uint8_t tr_d2e4b15(double d, int rtz) { return (uint8_t)tr_encode(d, 4, 3, 15, 2, rtz, 1); }
+// fp8 formats: e4m3fn ("fp8e4nv", bias 7, no inf, NaN 0x7f/0xff), e5m2 ("fp8e5", bias 15,
+// IEEE-like), e4m3 with bias 15 ("fp8e4b15", every encoding finite). Downcasts saturate to
+// the largest finite value (also for Inf) and turn NaN into 0x7f.
+TR_INLINE float tr_e4nv2f(uint8_t b) { return tr_decode(b, 4, 3, 7, 0, 1); }
+TR_INLINE float tr_e52f(uint8_t b) { return tr_decode(b, 5, 2, 15, 1, 0); }
+TR_INLINE float tr_e4b152f(uint8_t b) { return tr_decode(b, 4, 3, 15, 0, 0); }
+TR_INLINE uint8_t tr_d2e4nv(double d, int rtz) { return (uint8_t)tr_encode(d, 4, 3, 7, 0, 1, 0x7e, 0x7f, rtz); }
+TR_INLINE uint8_t tr_d2e5(double d, int rtz) { return (uint8_t)tr_encode(d, 5, 2, 15, 1, 1, 0x7b, 0x7f, rtz); }
+TR_INLINE uint8_t tr_d2e4b15(double d, int rtz) { return (uint8_t)tr_encode(d, 4, 3, 15, 0, 1, 0x7f, 0x7f, rtz); }
 
 // 64-bit integers to double, rounding to odd (exact below 2^53): a following
 // round-to-nearest into a format of <= 51 mantissa bits is then correctly rounded.

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 
 #include <fmt/format.h>
@@ -35,7 +36,10 @@ std::atomic<uint64_t> g_builds{0};
 // ---- host services for generated code (one launch runs at a time) ----
 std::mutex g_launch_mu;
 std::mutex g_host_mu;
-std::optional<std::string> g_assert_failure;
+std::optional<std::string> g_assert_failure;  // message of the lowest failing program
+int64_t g_assert_program = 0;                 // its linear program id
+std::array<int32_t, 3> g_grid{};              // grid of the running launch
+std::atomic<bool> g_failed{false};            // stop handing out programs
 
 void host_print(const char* line) {
   std::lock_guard<std::mutex> lk(g_host_mu);
@@ -46,10 +50,17 @@ void host_print(const char* line) {
 
 void host_assert_fail(const char* message, const char* file, int line, const char* func, int64_t x, int64_t y,
                       int64_t z) {
+  // Same text as the interpreter: "device_assert failed: <msg> at <file>:<line> in <kernel>,
+  // program (x, y, z)"; run-time errors of generated code pass a message "error: ...".
   std::lock_guard<std::mutex> lk(g_host_mu);
-  if (g_assert_failure) return;  // report the first failure only
-  g_assert_failure = fmt::format("{}:{}: {}: device_assert failed: {} (program ({}, {}, {}))", file, line, func, message,
-                                 x, y, z);
+  const int64_t linear = x + int64_t{g_grid[0]} * (y + int64_t{g_grid[1]} * z);
+  if (g_assert_failure && g_assert_program <= linear) return;  // keep the lowest program's first failure
+  std::string_view msg(message);
+  std::string what = msg.rfind("error: ", 0) == 0 ? std::string(msg.substr(7))
+                                                   : "device_assert failed: " + std::string(msg);
+  g_assert_failure = fmt::format("{} at {}:{} in {}, program ({}, {}, {})", what, file, line, func, x, y, z);
+  g_assert_program = linear;
+  g_failed.store(true, std::memory_order_relaxed);
 }
 
 const tritium_host g_host = {&host_print, &host_assert_fail};
@@ -74,6 +85,8 @@ class CpuKernel final : public LoadedKernel {
     {
       std::lock_guard<std::mutex> lk(g_host_mu);
       g_assert_failure.reset();
+      g_grid = grid;
+      g_failed.store(false);
     }
     ThreadPool& pool = ThreadPool::global();
     const int64_t workers = pool.size();
@@ -84,6 +97,7 @@ class CpuKernel final : public LoadedKernel {
     tritium_run_fn run = run_;
     std::function<void(unsigned)> job = [&](unsigned) {
       for (;;) {
+        if (g_failed.load(std::memory_order_relaxed)) return;  // later programs are not started
         int64_t first = next.fetch_add(chunk, std::memory_order_relaxed);
         if (first >= total) return;
         run(a, g, first, std::min(total, first + chunk), &g_host);
@@ -92,7 +106,7 @@ class CpuKernel final : public LoadedKernel {
     pool.run(job);
     std::lock_guard<std::mutex> lk(g_host_mu);
     if (g_assert_failure) {
-      std::string msg = "kernel @" + name_ + ": " + *g_assert_failure;
+      std::string msg = *g_assert_failure;
       g_assert_failure.reset();
       throw std::runtime_error(msg);
     }

@@ -45,7 +45,8 @@ Outputs sim_vector_add(const Problem& pb) {
   return o;
 }
 
-Outputs sim_softmax(const Problem& pb) {  // args: out, in, in_stride, out_stride, n_cols
+// `drop_last` leaves the last column out of the sum (a ragged-block mask bug).
+Outputs sim_softmax(const Problem& pb, bool drop_last = false) {  // args: out, in, in_stride, out_stride, n_cols
   const int64_t stride = arg_int(pb, 2), cols = arg_int(pb, 4);
   const int64_t rows = static_cast<int64_t>(pb.arrays[1].count) / cols;
   Outputs o;
@@ -53,10 +54,19 @@ Outputs sim_softmax(const Problem& pb) {  // args: out, in, in_stride, out_strid
   for (int64_t r = 0; r < rows; ++r) {
     float m = -INFINITY, l = 0;
     for (int64_t j = 0; j < cols; ++j) m = std::fmax(m, in(pb, 0, r * stride + j));
-    for (int64_t j = 0; j < cols; ++j) l += std::exp(in(pb, 0, r * stride + j) - m);
+    for (int64_t j = 0; j < cols - (drop_last ? 1 : 0); ++j) l += std::exp(in(pb, 0, r * stride + j) - m);
     for (int64_t j = 0; j < cols; ++j) out.push_back(store(pb, 1, std::exp(in(pb, 0, r * stride + j) - m) / l));
   }
   return o;
+}
+
+// Every element of output `buffer` scaled by 1 + 2 rel (twice the relative tolerance) and
+// rounded to the output dtype again.
+Outputs scaled_past_tolerance(const Problem& pb, Outputs got, int buffer) {
+  for (const Expected& e : pb.expected)
+    if (e.buffer == buffer)
+      for (double& v : got[buffer]) v = round_to_dtype(v * (1.0 + 2.0 * e.tol.rel), pb.arrays[buffer].dtype);
+  return got;
 }
 
 Outputs sim_matmul(const Problem& pb) {  // args: a, b, c, M, N, K, ...
@@ -124,6 +134,12 @@ Outputs sim_attention(const Problem& pb, bool causal, bool extra_key = false) {
   const float scale = static_cast<float>(pb.args.at(3).f);
   const int64_t Z = arg_int(pb, 22), H = arg_int(pb, 23), N = arg_int(pb, 24);
   const int64_t D = static_cast<int64_t>(pb.arrays[0].count) / (Z * H * N);
+  std::vector<float> q(pb.arrays[0].count), k(q.size()), v(q.size());
+  for (size_t i = 0; i < q.size(); ++i) {
+    q[i] = in(pb, 0, i);
+    k[i] = in(pb, 1, i);
+    v[i] = in(pb, 2, i);
+  }
   Outputs o;
   auto& out = o[4];
   auto& lse = o[3];
@@ -135,7 +151,7 @@ Outputs sim_attention(const Problem& pb, bool causal, bool extra_key = false) {
       float m = -INFINITY;
       for (int64_t j = 0; j <= last; ++j) {
         float dot = 0;
-        for (int64_t d = 0; d < D; ++d) dot += in(pb, 0, (zh * N + i) * D + d) * in(pb, 1, (zh * N + j) * D + d);
+        for (int64_t d = 0; d < D; ++d) dot += q[(zh * N + i) * D + d] * k[(zh * N + j) * D + d];
         s[j] = dot * scale;
         m = std::fmax(m, s[j]);
       }
@@ -145,7 +161,7 @@ Outputs sim_attention(const Problem& pb, bool causal, bool extra_key = false) {
         const float p = std::exp(s[j] - m);
         l += p;
         const float p_cast = static_cast<float>(round_to_dtype(p, pb.arrays[2].dtype));  // P in V's dtype
-        for (int64_t d = 0; d < D; ++d) acc[d] += p_cast * in(pb, 2, (zh * N + j) * D + d);
+        for (int64_t d = 0; d < D; ++d) acc[d] += p_cast * v[(zh * N + j) * D + d];
       }
       for (int64_t d = 0; d < D; ++d) out[(zh * N + i) * D + d] = store(pb, 4, acc[d] / l);
       lse.push_back(m + std::log(l));
@@ -176,9 +192,20 @@ TEST(BenchCaseTolerance, Softmax) {
     const Problem pb = find_case(id).make(NumericsContext{});
     Outputs got = sim_softmax(pb);
     EXPECT_TRUE(all_pass(pb, got)) << id;
-    const double one_ulp_rel = 2.0 * unit_roundoff(pb.arrays[1].dtype);
-    got[1][123] *= 1.0 + 4.0 * one_ulp_rel;  // 4 ulp of the output dtype
+    EXPECT_FALSE(all_pass(pb, scaled_past_tolerance(pb, got, 1))) << id;
+    got[1][123] = std::nan("");
     EXPECT_FALSE(all_pass(pb, got)) << id;
+  }
+  // fp16 output: 4 ulp off fails (the bound is ~1 ulp of fp16 plus fp32-level terms).
+  const Problem pb16 = find_case("softmax/fp16/64x1000").make(NumericsContext{});
+  Outputs got16 = sim_softmax(pb16);
+  for (double& v : got16[1]) v *= 1.0 + 8.0 * unit_roundoff(HostDtype::F16);
+  EXPECT_FALSE(all_pass(pb16, got16));
+  // A row sum that misses its last column (a mask bug in the ragged block) fails in fp32 and
+  // fp16 (in bf16 the ~1/cols error hides below the output's rounding).
+  for (const char* id : {"softmax/fp32/64x1000", "softmax/fp16/64x1000", "softmax_online/fp32/37x3000"}) {
+    const Problem pb = find_case(id).make(NumericsContext{});
+    EXPECT_FALSE(all_pass(pb, sim_softmax(pb, true))) << id;
   }
 }
 
@@ -187,15 +214,29 @@ TEST(BenchCaseTolerance, RmsnormAndSwiglu) {
     const Problem pb = find_case(id).make(NumericsContext{});
     Outputs got = sim_rmsnorm(pb);
     EXPECT_TRUE(all_pass(pb, got)) << id;
+    EXPECT_FALSE(all_pass(pb, scaled_past_tolerance(pb, got, 2))) << id;
     got[2][64 * 1000 - 1] = std::nan("");  // the last element (a ragged final block) not written
     EXPECT_FALSE(all_pass(pb, got)) << id;
   }
-  for (const char* id : {"swiglu/fp32/100003", "swiglu/fp16/100003", "swiglu/bf16/100003"}) {
+  for (const char* id : {"swiglu/fp32/100003", "swiglu/fp16/100003", "swiglu/bf16/100003",
+                         "swiglu_rows/fp32/33x999", "swiglu_rows/bf16/33x999"}) {
     const Problem pb = find_case(id).make(NumericsContext{});
-    Outputs got = sim_swiglu(pb);
-    EXPECT_TRUE(all_pass(pb, got)) << id;
-    for (double& v : got[2]) v = round_to_dtype(v * (1.0 + 8.0 * unit_roundoff(pb.arrays[2].dtype)), pb.arrays[2].dtype);
-    EXPECT_FALSE(all_pass(pb, got)) << id;  // every element 4+ ulp too large
+    // swiglu_rows: gate and up are the two halves of each row of h.
+    Problem flat = pb;
+    if (pb.arrays.size() == 2) {
+      const int64_t cols = arg_int(pb, 6), rows = static_cast<int64_t>(pb.arrays[1].count) / cols;
+      const HostDtype t = pb.arrays[0].dtype;
+      flat.arrays = {poisoned_array("gate", t, rows * cols), poisoned_array("up", t, rows * cols), pb.arrays[1]};
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t j = 0; j < cols; ++j) {
+          flat.arrays[0].set(r * cols + j, pb.arrays[0].get(r * 2 * cols + j));
+          flat.arrays[1].set(r * cols + j, pb.arrays[0].get(r * 2 * cols + cols + j));
+        }
+      flat.expected[0].buffer = 2;
+    }
+    Outputs got = sim_swiglu(flat);
+    EXPECT_TRUE(all_pass(flat, got)) << id;
+    EXPECT_FALSE(all_pass(flat, scaled_past_tolerance(flat, got, 2))) << id;
   }
 }
 

@@ -205,6 +205,20 @@ def k(a, b, n, m, s, f, BLOCK: tl.constexpr, MODE: tl.constexpr = "x"):
   EXPECT_EQ(count(k.text, "%3"), 1) << "the equal_to_1 argument is only declared: " << k.text;
 }
 
+TEST(Codegen, ConstexprAnnotationUnderAnAlias) {
+  Compiled k = compile(std::string(kPrelude) + R"(
+from triton.language import constexpr as C
+import triton.language as language
+
+@triton.jit
+def k(p, A: C, B: language.constexpr, D: triton.language.constexpr, E: "tl.constexpr"):
+    x: C = A + B + D + E
+    tl.static_assert(x == 10)
+)",
+                       "*fp32, 1, 2, 3, 4");
+  EXPECT_NE(k.text.find("kernel @k(%0: ptr<fp32>)"), std::string::npos) << k.text;
+}
+
 TEST(Codegen, NoneDefaultOfRuntimeParameterIsConstexprNone) {
   Compiled k = compile(std::string(kPrelude) + R"(
 @triton.jit
@@ -567,6 +581,57 @@ def k(out, inp, BLOCK: tl.constexpr):
     int32_t x = in[pid];
     int32_t y = x > 0 ? x * 2 : -x, z = x > 0 ? x : -1;
     EXPECT_EQ(out[B + pid], x > 3 ? y + z : x * 3) << "x = " << x;
+  }
+}
+
+TEST(CodegenRun, ReturnInsideStaticRangeElifChainAndTupleLoops) {
+  Compiled k = compile(std::string(kPrelude) + R"(
+@triton.jit
+def first_big(row, N: tl.constexpr):
+    for i in tl.static_range(N):
+        v = tl.load(row + i)
+        if v > 5:
+            return v
+    return -1
+
+@triton.jit
+def classify(v):
+    if v < -3:
+        r = 0
+    elif v < 0:
+        r = 1
+    elif v == 0:
+        r = 2
+    else:
+        r = 3
+    return r
+
+@triton.jit
+def k(out, inp, N: tl.constexpr):
+    pid = tl.program_id(0)
+    row = inp + pid * N
+    s = 0
+    for w in (1, 10, 100):
+        s += tl.load(row) * w
+    scaled = [c * 2 for c in (3, 4)]
+    tl.store(out + pid * 3, first_big(row, N))
+    tl.store(out + pid * 3 + 1, classify(tl.load(row + 1)) + scaled[1])
+    tl.store(out + pid * 3 + 2, s)
+)",
+                       "*i32, *i32, 4");
+  const int N = 4, grid = 8;
+  std::vector<int32_t> in = random_ints(N * grid, -9, 9, 5), out(3 * grid, kPoison);
+  interp::run(k.ir, {grid, 1, 1}, {ptr_arg(out.data()), ptr_arg(in.data())});
+  for (int pid = 0; pid < grid; ++pid) {
+    const int32_t* row = &in[pid * N];
+    int32_t first = -1;
+    for (int i = 0; i < N && first == -1; ++i)
+      if (row[i] > 5) first = row[i];
+    int32_t v = row[1];
+    int32_t cls = v < -3 ? 0 : v < 0 ? 1 : v == 0 ? 2 : 3;
+    EXPECT_EQ(out[pid * 3], first) << "pid " << pid;
+    EXPECT_EQ(out[pid * 3 + 1], cls + 8) << "pid " << pid;
+    EXPECT_EQ(out[pid * 3 + 2], row[0] * 111) << "pid " << pid;
   }
 }
 
