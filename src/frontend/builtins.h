@@ -9,8 +9,10 @@
 //     tl.X / triton.language.X        → "X"            (e.g. "load", "exp", "float32" is a DType)
 //     tl.math.X / triton.language.math → "math.X"
 //     libdevice.X (any import path)    → "libdevice.X"
-//     triton.cdiv                      → "cdiv"
+//     triton.cdiv / triton.next_power_of_2 → "triton.cdiv" / "triton.next_power_of_2"
 //     Python builtins (min, max, ...)  → "py.X"  (see python_builtin())
+//   Methods (value_attr) are CValue::Kind::Method: `s` = the method name ("sum", "to", or
+//   "dtype.is_floating" for dtype predicates), elems[0] = the receiver.
 // * Names the code generator must handle itself (call_builtin refuses them with a
 //   CompileError saying so): "range", "static_range" (only as for-loop iterators) and
 //   "py.range". Annotation markers: "constexpr" (tl.constexpr; calling it,

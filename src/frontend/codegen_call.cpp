@@ -98,7 +98,10 @@ CValue FunctionGen::call_static_assert(const CValues& args, const std::vector<Kw
 
 CValue FunctionGen::call_static_print(const CValues& args, SrcLoc loc) {
   std::string line;
-  for (size_t i = 0; i < args.size(); ++i) line += (i ? " " : "") + py_str(args[i]);
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i) line += ' ';
+    line += py_str(args[i]);
+  }
   std::cerr << line << "\n";
   return CValue::none();
 }

@@ -80,7 +80,10 @@ bool same_leaf(const CValue& a, const CValue& b, bool by_type) {
 
 std::string shape_text(const std::vector<int64_t>& shape) {
   std::string s;
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "x" : "") + std::to_string(shape[i]);
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += 'x';
+    s += std::to_string(shape[i]);
+  }
   return s;
 }
 
@@ -116,7 +119,10 @@ std::string type_text(const CValue& v) {
     case K::Tensor: return v.tensor->type.str();
     case K::Tuple: {
       std::string s = "(";
-      for (size_t i = 0; i < v.elems.size(); ++i) s += (i ? ", " : "") + type_text(v.elems[i]);
+      for (size_t i = 0; i < v.elems.size(); ++i) {
+        if (i) s += ", ";
+        s += type_text(v.elems[i]);
+      }
       if (v.elems.size() == 1) s += ",";
       return s + ")";
     }
@@ -138,7 +144,10 @@ std::string py_str(const CValue& v) {
                                          : std::string(ir::name(v.dtype.scalar));
     case K::Tuple: {
       std::string s = "(";
-      for (size_t i = 0; i < v.elems.size(); ++i) s += (i ? ", " : "") + py_repr(v.elems[i]);
+      for (size_t i = 0; i < v.elems.size(); ++i) {
+        if (i) s += ", ";
+        s += py_repr(v.elems[i]);
+      }
       if (v.elems.size() == 1) s += ",";
       return s + ")";
     }
@@ -161,8 +170,14 @@ std::string mangle(const CValue& v) {
   switch (v.kind) {
     case K::Tensor: {
       const ir::Type& t = v.tensor->type;
-      std::string elem = (t.is_ptr ? "p" : "") + std::string(ir::short_name(t.scalar));
-      return t.is_tensor() ? shape_text(t.shape) + "x" + elem : elem;
+      std::string out;
+      if (t.is_tensor()) {
+        out += shape_text(t.shape);
+        out += 'x';
+      }
+      if (t.is_ptr) out += 'p';
+      out += ir::short_name(t.scalar);
+      return out;
     }
     case K::Int: {
       std::string s = int_text(v);
@@ -181,12 +196,23 @@ std::string mangle(const CValue& v) {
     }
     case K::Bool: return v.b ? "True" : "False";
     case K::None: return "None";
-    case K::Str: return "s_" + ident_safe(v.s);
-    case K::DType: return std::string("dt_") + (v.dtype.is_ptr ? "p" : "") + std::string(ir::short_name(v.dtype.scalar));
+    case K::Str: {
+      std::string out = "s_";
+      out += ident_safe(v.s);
+      return out;
+    }
+    case K::DType: {
+      std::string out = v.dtype.is_ptr ? "dt_p" : "dt_";
+      out += ir::short_name(v.dtype.scalar);
+      return out;
+    }
     case K::JitFn: return "fn_" + (v.fn ? v.fn->name : std::string("?"));
     case K::Tuple: {
       std::string s = "T" + std::to_string(v.elems.size());
-      for (const auto& e : v.elems) s += "_" + mangle(e);
+      for (const auto& e : v.elems) {
+        s += '_';
+        s += mangle(e);
+      }
       return s + "_E";
     }
     default: return "x_" + ident_safe(v.describe());
