@@ -72,6 +72,7 @@ void check_results(const Problem& pb, const std::vector<Buffer>& bufs, CaseResul
     HostArray got = pb.arrays.at(e.buffer);
     if (got.byte_size()) bufs[e.buffer].copy_to_host(got.bytes.data(), got.byte_size(), kGuardBytes);
     const CheckResult c = check_output(got.to_double(), e.ref, e.mag, e.tol);
+    r.outputs.push_back(OutputCheck{got.name, e.tol, c});
     if (first || c.worst_ratio > r.check.worst_ratio) {
       r.worst_output = got.name;
       r.worst_tolerance = e.tol.reason;

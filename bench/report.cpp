@@ -26,10 +26,21 @@ std::string format_err(const CaseResult& r) {
   return fmt::format("{:.2e}", r.check.max_abs_err);
 }
 
-std::string format_rate(const CaseResult& r) {
-  if (!r.timed) return "-";
-  if (r.info.memory_bound) return fmt::format("{:.2f} GB/s", achieved_bytes_per_s(r) / 1e9);
-  return fmt::format("{:.4f} TFLOP/s", achieved_flops_per_s(r) / 1e12);
+// At most `max_lines` lines of `text`, each indented by two spaces.
+std::string indent_lines(const std::string& text, size_t max_lines) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  std::string out;
+  for (size_t i = 0; i < lines.size() && i < max_lines; ++i) out += "  " + lines[i] + "\n";
+  if (lines.size() > max_lines)
+    out += fmt::format("  ... ({} more lines; the full text is in the --json output)\n", lines.size() - max_lines);
+  return out;
 }
 
 }  // namespace
@@ -45,6 +56,14 @@ double achieved_flops_per_s(const CaseResult& r) {
 double percent_of_copy(const CaseResult& r, const RunInfo& info) {
   if (info.copy.bytes_per_s <= 0) return 0.0;
   return 100.0 * achieved_bytes_per_s(r) / info.copy.bytes_per_s;
+}
+
+std::string format_rate(const CaseResult& r) {
+  if (!r.timed) return "-";
+  if (r.info.memory_bound) return fmt::format("{:.3g} GB/s", achieved_bytes_per_s(r) / 1e9);
+  const double f = achieved_flops_per_s(r);
+  if (f >= 1e12) return fmt::format("{:.3g} TFLOP/s", f / 1e12);
+  return fmt::format("{:.3g} GFLOP/s", f / 1e9);
 }
 
 std::string format_seconds(double s) {
@@ -81,7 +100,7 @@ std::string format_table(const std::vector<CaseResult>& results, const RunInfo& 
     r.passed ? ++passed : ++failed;
     std::string pct = "-";
     if (r.timed && r.info.memory_bound && info.copy.bytes_per_s > 0)
-      pct = fmt::format("{:.0f}%", percent_of_copy(r, info));
+      pct = fmt::format("{:.3g}%", percent_of_copy(r, info));
     row(r.info.kernel, r.info.shape, r.info.dtype, r.backend, format_err(r), format_ratio(r),
         r.passed ? "PASS" : "FAIL", r.timed ? format_seconds(r.timing.median) : "-", format_rate(r), pct);
   }
@@ -92,8 +111,8 @@ std::string format_table(const std::vector<CaseResult>& results, const RunInfo& 
     if (r.passed) continue;
     out += fmt::format("\nFAIL {}  ({} `{}` signature \"{}\")\n", r.info.id, r.info.file, r.info.function,
                        r.info.signature);
-    if (!r.error.empty()) out += fmt::format("  {}\n", r.error);
-    for (const std::string& p : r.problems) out += fmt::format("  {}\n", p);
+    if (!r.error.empty()) out += indent_lines(r.error, 12);
+    for (const std::string& p : r.problems) out += indent_lines(p, 12);
     if (r.error.empty() && !r.check.passed()) {
       out += fmt::format("  {} of {} elements out of tolerance ({} NaN/Inf); worst: {}[{}] = {} vs reference {} "
                          "(allowed error {:.3g})\n  tolerance: {}\n",
@@ -126,6 +145,20 @@ nlohmann::json to_json(const std::vector<CaseResult>& results, const RunInfo& in
     if (!r.passed) ++failed;
     // Non-finite numbers are not JSON: ratios become null.
     const auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+    json outputs = json::array();
+    for (const OutputCheck& o : r.outputs)
+      outputs.push_back({{"name", o.name},
+                         {"tolerance", {{"abs", o.tol.abs}, {"rel", o.tol.rel}, {"mag_rel", o.tol.mag_rel},
+                                        {"reason", o.tol.reason}}},
+                         {"compared_elements", o.check.count},
+                         {"bad_elements", o.check.bad},
+                         {"non_finite_elements", o.check.non_finite},
+                         {"max_abs_err", num(o.check.max_abs_err)},
+                         {"err_over_tol", num(o.check.worst_ratio)},
+                         {"worst_index", o.check.worst_index},
+                         {"worst_got", num(o.check.worst_got)},
+                         {"worst_ref", num(o.check.worst_ref)},
+                         {"worst_allowed", num(o.check.worst_allowed)}});
     json c = {{"id", r.info.id},
               {"kernel", r.info.kernel},
               {"file", r.info.file},
@@ -149,6 +182,7 @@ nlohmann::json to_json(const std::vector<CaseResult>& results, const RunInfo& in
               {"err_over_tol", num(r.check.worst_ratio)},
               {"worst_output", r.worst_output},
               {"worst_tolerance", r.worst_tolerance},
+              {"outputs", outputs},
               {"compile_s", r.compile_s},
               {"setup_s", r.setup_s}};
     if (r.timed) {

@@ -16,6 +16,13 @@
 
 namespace tritium::bench {
 
+/// The comparison of one output array with its reference.
+struct OutputCheck {
+  std::string name;   ///< the output's parameter name ("out", "M", "rstd", ...)
+  Tolerance tol;      ///< the tolerance it was held to
+  CheckResult check;  ///< the outcome
+};
+
 /// The outcome of one case.
 struct CaseResult {
   Case info;               ///< the case (its make function is not used by the report)
@@ -23,6 +30,7 @@ struct CaseResult {
   bool passed = false;     ///< compiled, launched, within tolerance everywhere, guards intact
   std::string error;       ///< why it failed when the result was not even compared (compile, launch)
   std::vector<std::string> problems;  ///< further failure details (guard overwritten, input changed)
+  std::vector<OutputCheck> outputs;  ///< one entry per output array
   CheckResult check;       ///< all outputs merged (worst ratio, max error)
   std::string worst_output;     ///< name of the output with the worst ratio
   std::string worst_tolerance;  ///< that output's tolerance reason
@@ -52,6 +60,11 @@ double percent_of_copy(const CaseResult& r, const RunInfo& info);
 
 /// "1.23 ms", "456 us", "2.5 s" (three significant digits).
 std::string format_seconds(double s);
+
+/// The throughput column: "12.3 GB/s" for memory-bound cases; "1.23 TFLOP/s" for
+/// compute-bound ones (in GFLOP/s below 1 TFLOP/s, so CPU figures stay readable); "-" when
+/// not timed.
+std::string format_rate(const CaseResult& r);
 
 /// The header line: machine, threads, LLC, measured copy bandwidth, backend.
 std::string format_header(const RunInfo& info);

@@ -195,7 +195,7 @@ CValue FunctionGen::eval_boolop(const BoolOpExpr& e) {
 
 CValue FunctionGen::eval_ifexp(const IfExpExpr& e) {
   CValue c = eval(*e.test);
-  if (!c.is_tensor()) return static_condition(c, e.test->loc, "conditional expression") ? eval(*e.body) : eval(*e.orelse);
+  if (!c.is_tensor()) return static_condition(c, e.test->loc, "if") ? eval(*e.body) : eval(*e.orelse);
   ir::Value* cond = to_condition(ctx_, c, e.test->loc);
   ir::Op* op = b_.create_if(cond, {}, e.loc);
   CValue vals[2];

@@ -121,35 +121,54 @@ class FunctionGen {
   /// Generates the function body and its final `return` op; afterwards return_value()
   /// holds the (decayed) returned value (None for none).
   void gen_body();
+  /// The value the function returned (valid after gen_body).
   const CValue& return_value() const { return ret_value_; }
   /// Evaluates an expression at the current insertion point.
   CValue eval(const Expr& e);
+  /// The builder (insertion point) of this function.
   ir::Builder& builder() { return b_; }
+  /// The context handed to builtins.h.
   BuiltinContext& ctx() { return ctx_; }
 
  private:
+  /// A continuation: generates "the rest of the function" at the current insertion point.
   using Cont = std::function<void()>;
 
   // ---- statements (codegen_stmt.cpp) ----
+  /// Generates stmts[from..] and then, unless a return was reached, `after` (when given).
+  /// If/for statements take over the rest of the sequence themselves (they may need it as
+  /// the continuation of a return below them).
   void gen_stmts(const StmtList& stmts, size_t from, const Cont* after);
   void gen_simple_stmt(const Stmt& s);
   void gen_assign(const AssignStmt& s);
   void gen_ann_assign(const AnnAssignStmt& s);
   void gen_aug_assign(const AugAssignStmt& s);
   void gen_return(const ReturnStmt& s);
+  /// Binds `v` to an assignment target (names, nested tuple/list targets).
   void assign_target(const Expr& target, const CValue& v);
+  /// Upstream _sanitize_value: Python scalars become run-time scalars; None, dtypes,
+  /// tensors and tuples of them stay; anything else cannot be assigned.
   CValue sanitize_assigned(const CValue& v, SrcLoc loc);
+  /// Upstream's return decay: Python scalars become run-time scalars.
   CValue decay_return(const CValue& v, SrcLoc loc);
   [[noreturn]] void refuse_stmt(const Stmt& s);
 
   // ---- control flow (codegen_control.cpp) ----
+  /// `stmts[index]` is `s`; generates it and the rest of `stmts` (then `after`).
   void gen_if(const IfStmt& s, const StmtList& stmts, size_t index, const Cont* after);
+  /// An `if` op without returns: merges the branches' scopes into its results.
   void gen_dynamic_if(const IfStmt& s, ir::Value* cond);
+  /// An `if` op whose branches return: each branch continues with `rest`; the op yields
+  /// the returned values, which become the function's return value.
   void gen_returning_if(const IfStmt& s, ir::Value* cond, const Cont& rest);
+  /// `stmts[index]` is `s`; generates it and the rest of `stmts` (then `after`).
   void gen_for(const ForStmt& s, const StmtList& stmts, size_t index, const Cont* after);
+  /// Unrolls `s` over compile-time `items` (static_range values or tuple elements).
   void gen_static_for(const ForStmt& s, const CValues& items, const Cont& rest);
+  /// A `for` op over Python's range(lb, ub, step) (negative constexpr steps reversed).
   void gen_dynamic_for(const ForStmt& s, const std::string& var, CValue lb, CValue ub, CValue step,
                        std::map<std::string, ir::Attr> attrs);
+  /// A `while` op (condition in the "before" region, body in the "after" region).
   void gen_while(const WhileStmt& s);
   /// Dry-runs `body` in a scratch block (with `iv_name` bound to a placeholder of
   /// `iv_type` when given) and returns the live-in names it reassigns, checking Triton's
@@ -161,9 +180,11 @@ class FunctionGen {
   /// Names of `live` (except `iv_name`) that the current scope no longer binds (variables
   /// of nested dynamic loops): they are undefined after the enclosing region too.
   std::vector<std::string> unbound_after(const Scope& live, const std::string& iv_name) const;
+  /// Truth of a compile-time condition (bool, int or None only, as upstream).
   bool static_condition(const CValue& c, SrcLoc loc, const char* what);
 
   // ---- expressions (codegen_expr.cpp) ----
+  /// Name lookup: locals, then module globals, then Python builtins.
   CValue lookup(const std::string& name, SrcLoc loc);
   CValue eval_constant(const Expr& e);
   CValue eval_attribute(const AttributeExpr& e);
@@ -171,14 +192,19 @@ class FunctionGen {
   CValue eval_boolop(const BoolOpExpr& e);
   CValue eval_ifexp(const IfExpExpr& e);
   CValue eval_subscript(const SubscriptExpr& e);
+  /// `[f(x) for x in t]` over a tuple `t` (upstream supports tuple comprehensions only).
   CValue eval_listcomp(const ListCompExpr& e);
+  /// f-strings whose fields are compile-time values.
   CValue eval_fstring(const StrExpr& e);
   [[noreturn]] void refuse_expr(const Expr& e);
 
   // ---- calls (codegen_call.cpp) ----
   CValue eval_call(const CallExpr& e);
+  /// Calls any callable value (jit function, builtin, method).
   CValue call_value(const CValue& fn, CValues args, std::vector<KwArg> kwargs, SrcLoc loc);
+  /// tl.static_assert(cond[, msg]): CompileError at `loc` when cond is False.
   CValue call_static_assert(const CValues& args, const std::vector<KwArg>& kwargs, SrcLoc loc);
+  /// tl.static_print(...): Python's print to stderr at compile time.
   CValue call_static_print(const CValues& args, SrcLoc loc);
   /// Calls a jit function: binds arguments Python-style, specializes, emits `call`.
   CValue call_jit(const CValue& fn, CValues args, std::vector<KwArg> kwargs, SrcLoc loc);

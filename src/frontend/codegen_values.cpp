@@ -181,10 +181,11 @@ std::string mangle(const CValue& v) {
     }
     case K::Int: {
       std::string s = int_text(v);
-      return s[0] == '-' ? "m" + s.substr(1) : s;
+      if (s[0] == '-') s[0] = 'm';
+      return s;
     }
     case K::Float: {
-      std::string s = py_float(v.f), out;
+      std::string s = py_float(v.f), out = "f";
       for (size_t i = 0; i < s.size(); ++i) {
         char c = s[i];
         if (c == '.') out += "_d_";
@@ -192,7 +193,7 @@ std::string mangle(const CValue& v) {
         else if (c == '+') out += "p";
         else out += c;
       }
-      return "f" + out;
+      return out;
     }
     case K::Bool: return v.b ? "True" : "False";
     case K::None: return "None";
@@ -206,16 +207,25 @@ std::string mangle(const CValue& v) {
       out += ir::short_name(v.dtype.scalar);
       return out;
     }
-    case K::JitFn: return "fn_" + (v.fn ? v.fn->name : std::string("?"));
+    case K::JitFn: {
+      std::string out = "fn_";
+      out += v.fn ? v.fn->name : std::string("?");
+      return out;
+    }
     case K::Tuple: {
-      std::string s = "T" + std::to_string(v.elems.size());
+      std::string s = "T";
+      s += std::to_string(v.elems.size());
       for (const auto& e : v.elems) {
         s += '_';
         s += mangle(e);
       }
       return s + "_E";
     }
-    default: return "x_" + ident_safe(v.describe());
+    default: {
+      std::string out = "x_";
+      out += ident_safe(v.describe());
+      return out;
+    }
   }
 }
 

@@ -64,6 +64,30 @@ uint64_t fadd_bits(ScalarType t, uint64_t a, uint64_t b) {
   }
 }
 
+// Loads lanes of ES bytes: memory where the mask allows, else `other`, else `fill`.
+template <int ES>
+void load_lanes(const uint64_t* addr, const uint8_t* m, int64_t sm, const Val* other, int64_t so, uint64_t fill, Val& r) {
+  std::byte* out = r.bytes();
+  const int64_t n = r.numel;
+  if (!m) {
+    for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * ES, reinterpret_cast<const void*>(addr[i]), ES);
+    return;
+  }
+  const std::byte* oth = other ? other->bytes() : nullptr;
+  for (int64_t i = 0; i < n; ++i) {
+    if (m[i * sm]) std::memcpy(out + i * ES, reinterpret_cast<const void*>(addr[i]), ES);
+    else if (oth) std::memcpy(out + i * ES, oth + i * so * ES, ES);
+    else std::memcpy(out + i * ES, &fill, ES);  // little-endian: the low ES bytes
+  }
+}
+
+// Stores lanes of ES bytes where the mask allows.
+template <int ES>
+void store_lanes(const uint64_t* addr, const std::byte* in, int64_t sv, const uint8_t* m, int64_t sm, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    if (!m || m[i * sm]) std::memcpy(reinterpret_cast<void*>(addr[i]), in + i * sv * ES, ES);
+}
+
 }  // namespace
 
 Val eval_addptr(const ir::Op& op, const Val& p, const Val& off) {
@@ -98,15 +122,12 @@ Val eval_load(const ir::Op& op, const Val& ptr, const Val* mask, const Val* othe
   const uint64_t fill = poison ? poison_bits(t) : 0;
   const uint8_t* m = mask ? mask->as<uint8_t>() : nullptr;
   const int64_t sm = stride_of(mask), so = stride_of(other);
-  std::byte* out = r.bytes();
-  for (int64_t i = 0; i < n; ++i) {
-    if (!m || m[i * sm]) {
-      std::memcpy(out + i * es, reinterpret_cast<const void*>(addr[i]), static_cast<size_t>(es));
-    } else if (other) {
-      copy_elems(*other, i * so, r, i, 1);
-    } else {
-      store_bits(r, i, fill);
-    }
+  switch (es) {
+    case 1: load_lanes<1>(addr, m, sm, other, so, fill, r); break;
+    case 2: load_lanes<2>(addr, m, sm, other, so, fill, r); break;
+    case 4: load_lanes<4>(addr, m, sm, other, so, fill, r); break;
+    case 8: load_lanes<8>(addr, m, sm, other, so, fill, r); break;
+    default: refuse(op, "unsupported element size");
   }
   if (t == ScalarType::I1) {  // int1 is stored as a byte: any non-zero byte reads as 1
     uint8_t* p = r.as<uint8_t>();
@@ -125,9 +146,13 @@ void eval_store(const ir::Op& op, const Val& ptr, const Val& value, const Val* m
   const uint64_t* addr = ptr.as<uint64_t>();
   const uint8_t* m = mask ? mask->as<uint8_t>() : nullptr;
   const int64_t sm = stride_of(mask), sv = stride_of(&value);
-  const std::byte* in = value.bytes();
-  for (int64_t i = 0; i < n; ++i)
-    if (!m || m[i * sm]) std::memcpy(reinterpret_cast<void*>(addr[i]), in + i * sv * es, static_cast<size_t>(es));
+  switch (es) {
+    case 1: store_lanes<1>(addr, value.bytes(), sv, m, sm, n); break;
+    case 2: store_lanes<2>(addr, value.bytes(), sv, m, sm, n); break;
+    case 4: store_lanes<4>(addr, value.bytes(), sv, m, sm, n); break;
+    case 8: store_lanes<8>(addr, value.bytes(), sv, m, sm, n); break;
+    default: refuse(op, "unsupported element size");
+  }
 }
 
 Val eval_atomic_rmw(const ir::Op& op, const Val& ptr, const Val& value, const Val* mask, const MemoryContext& mc) {

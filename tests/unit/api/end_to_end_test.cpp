@@ -47,6 +47,11 @@ def grid2d_kernel(out_ptr, stride):
 def bad_kernel(x_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(x_ptr + offs, undefined_name)
+
+@triton.jit
+def assert_kernel(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    tl.device_assert(x > 0, "x must be positive")
 )";
 
 std::vector<float> random_floats(size_t n, uint32_t seed) {
@@ -59,16 +64,25 @@ std::vector<float> random_floats(size_t n, uint32_t seed) {
   return v;
 }
 
+// One module for every test, so its in-memory cache spares repeated C++ compiles (each
+// distinct cpu specialization costs a compiler run; the unit tests must stay fast).
+const tritium::Module& shared_module() {
+  static const tritium::Module m = tritium::Module::from_string(kKernels, "e2e.py");
+  return m;
+}
+
+const char* const kAddSig = "*fp32:16, *fp32:16, *fp32:16, i32, 128";
+
 class ApiEndToEnd : public ::testing::TestWithParam<std::string> {
  protected:
-  tritium::Module module = tritium::Module::from_string(kKernels, "e2e.py");
+  const tritium::Module& module = shared_module();
   Device device = Device::get(GetParam());
 };
 
 TEST_P(ApiEndToEnd, VectorAddWithRaggedEdge) {
   const int n = 1000;  // not a multiple of BLOCK: the last program is masked
   std::vector<float> x = random_floats(n, 1), y = random_floats(n, 2);
-  CompiledKernel k = module.kernel("add_kernel").compile(device, "*fp32:16, *fp32:16, *fp32:16, i32, 128");
+  CompiledKernel k = module.kernel("add_kernel").compile(device, kAddSig);
   EXPECT_EQ(k.backend(), GetParam());
   ASSERT_EQ(k.arguments().size(), 4u);
   Buffer bx = device.upload(x), by = device.upload(y), bout = device.alloc(n * sizeof(float));
@@ -114,7 +128,7 @@ TEST_P(ApiEndToEnd, EmptyGridRunsNothingButChecksArguments) {
 }
 
 TEST_P(ApiEndToEnd, LaunchArgumentErrorsNameTheParameter) {
-  CompiledKernel k = module.kernel("add_kernel").compile(device, "*fp32, *fp32, *fp32, i32, 128");
+  CompiledKernel k = module.kernel("add_kernel").compile(device, kAddSig);
   Buffer b = device.alloc(512);
   try {
     k.launch({1}, {b, b, b});
@@ -154,7 +168,17 @@ TEST_P(ApiEndToEnd, CompileErrorCarriesLocationAndCaret) {
   }
 }
 
-TEST_P(ApiEndToEnd, CacheReturnsTheSameCompiledKernel) {
+INSTANTIATE_TEST_SUITE_P(Backends, ApiEndToEnd, ::testing::Values("interp", "cpu"),
+                         [](const auto& info) { return info.param; });
+
+// The cache and the dumps do not depend on the backend: tested on interp only (no compiler runs).
+class ApiCompile : public ::testing::Test {
+ protected:
+  const tritium::Module& module = shared_module();
+  Device device = Device::get("interp");
+};
+
+TEST_F(ApiCompile, CacheReturnsTheSameCompiledKernel) {
   tritium::Kernel kern = module.kernel("add_kernel");
   CompiledKernel a = kern.compile(device, "*fp32, *fp32, *fp32, i32, 256");
   CompiledKernel b = kern.compile(device, "*fp32, *fp32, *fp32, i32, 256");
@@ -169,7 +193,7 @@ TEST_P(ApiEndToEnd, CacheReturnsTheSameCompiledKernel) {
   EXPECT_EQ(a.signature(), "*fp32, *fp32, *fp32, i32, 256");
 }
 
-TEST_P(ApiEndToEnd, DumpAfterCallsBackForEveryPass) {
+TEST_F(ApiCompile, DumpAfterCallsBackForEveryPass) {
   tritium::CompileOptions o;
   o.dump_after = {"all"};
   std::vector<std::string> passes;
@@ -183,13 +207,26 @@ TEST_P(ApiEndToEnd, DumpAfterCallsBackForEveryPass) {
   EXPECT_NE(ir.find("kernel @add_kernel("), std::string::npos) << ir;
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, ApiEndToEnd, ::testing::Values("interp", "cpu"),
-                         [](const auto& info) { return info.param; });
+TEST_F(ApiCompile, DeviceAssertFailsTheLaunchInDebugModeOnly) {
+  std::vector<float> x(16, 1.f);
+  x[9] = -1.f;
+  Buffer b = device.upload(x);
+  tritium::CompileOptions debug;
+  debug.debug = true;
+  CompiledKernel checked = module.kernel("assert_kernel").compile(device, "*fp32", debug);
+  try {
+    checked.launch({1}, {b});
+    FAIL() << "the assert did not fire";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Device);
+    EXPECT_NE(std::string(e.what()).find("x must be positive"), std::string::npos) << e.what();
+  }
+  CompiledKernel unchecked = module.kernel("assert_kernel").compile(device, "*fp32");
+  EXPECT_NO_THROW(unchecked.launch({1}, {b}));
+}
 
-TEST(ApiEndToEndInterp, SourceOfTheInterpBackendIsTheIr) {
-  tritium::Module m = tritium::Module::from_string(kKernels, "e2e.py");
-  Device dev = Device::get("interp");
-  CompiledKernel k = m.kernel("grid2d_kernel").compile(dev, "*i32, i32");
+TEST_F(ApiCompile, SourceOfTheInterpBackendIsTheIr) {
+  CompiledKernel k = module.kernel("grid2d_kernel").compile(device, "*i32, i32");
   EXPECT_EQ(k.source(), k.ir());
 }
 

@@ -134,7 +134,9 @@ TEST(Bf16, FastPathsEqualGenericRounding) {
       ASSERT_EQ(fast, gen_bits) << std::hex << u;
       // Independent check: the result brackets x correctly.
       const float y = bf16_to_fp32(fast);
-      if (r == RTZ && std::isfinite(x)) ASSERT_LE(std::fabs(y), std::fabs(x)) << std::hex << u;
+      if (r == RTZ && std::isfinite(x)) {
+        ASSERT_LE(std::fabs(y), std::fabs(x)) << std::hex << u;
+      }
     }
   }
 }
@@ -190,7 +192,9 @@ TEST(Fp8, HandTables) {
     } else {
       EXPECT_EQ(got, c.value) << format_info(c.fmt).name << " " << int(c.bits);
       EXPECT_EQ(static_cast<double>(fast), c.value);
-      EXPECT_EQ(fp_encode(c.fmt, c.value), c.bits) << format_info(c.fmt).name << " " << int(c.bits);
+      // Finite values round-trip; fp8e5's ±Inf encode to ±max (saturating conversions).
+      const uint32_t back = std::isinf(c.value) ? (c.bits & 0x80u) | 0x7Bu : c.bits;
+      EXPECT_EQ(fp_encode(c.fmt, c.value), back) << format_info(c.fmt).name << " " << int(c.bits);
     }
   }
 }
@@ -222,6 +226,10 @@ TEST(Fp8, SaturationInfNaN) {
 // Nearest encoding by brute force over all 256 codes (ties to the even code), saturating.
 uint8_t brute_fp8(FloatFormat fmt, double x, Rounding r) {
   const FloatFormatInfo& fi = format_info(fmt);
+  static std::vector<double> tables[6];  // decoded codes, per format (built once)
+  std::vector<double>& table = tables[static_cast<int>(fmt)];
+  if (table.empty())
+    for (int c = 0; c < 256; ++c) table.push_back(fp_decode(fmt, static_cast<uint32_t>(c)));
   if (std::isnan(x)) return static_cast<uint8_t>(fi.nan_bits);
   const double maxv = fp_decode(fmt, fi.max_finite);
   if (x > maxv) return static_cast<uint8_t>(fi.max_finite);
@@ -229,7 +237,7 @@ uint8_t brute_fp8(FloatFormat fmt, double x, Rounding r) {
   int best = -1;
   double best_d = 0;
   for (int c = 0; c < 256; ++c) {
-    const double v = fp_decode(fmt, static_cast<uint32_t>(c));
+    const double v = table[c];
     if (!std::isfinite(v)) continue;
     if (v == 0 && std::signbit(v) != std::signbit(x)) continue;  // keep the sign of zero
     if (r == RTZ && (std::fabs(v) > std::fabs(x) || (v != 0 && std::signbit(v) != std::signbit(x)))) continue;
@@ -260,6 +268,7 @@ TEST(Fp8, RandomValuesMatchBruteForceNearest) {
     // Every code's midpoint with its successor (exact ties) and round trips.
     for (int c = 0; c < 127; ++c) {
       const double v = fp_decode(fmt, c);
+      if (!std::isfinite(v)) continue;
       ASSERT_EQ(fp_encode(fmt, v), static_cast<uint32_t>(c)) << format_info(fmt).name << " " << c;
       const double w = fp_decode(fmt, c + 1);
       if (!std::isfinite(w)) continue;

@@ -50,18 +50,21 @@ TEST(InterpCast, Fp32ToBf16RneVersusRtz) {
 }
 
 TEST(InterpCast, FloatToIntTruncatesSaturatesNaNIsZero) {
-  const std::vector<float> x = {2.9f, -2.9f, 1e10f, -1e10f, kNaN, kInf, -kInf, 127.9f, -128.5f, 300.0f, -0.5f, 0.5f};
-  const int64_t n = 12;
+  // 12 cases padded to 16 lanes (tensor lengths are powers of two).
+  std::vector<float> x = {2.9f, -2.9f, 1e10f, -1e10f, kNaN, kInf, -kInf, 127.9f, -128.5f, 300.0f, -0.5f, 0.5f};
+  x.resize(16, 1.0f);
+  const int64_t n = 16;
   std::vector<int32_t> i32(n);
   std::vector<int8_t> i8(n);
   std::vector<uint8_t> u8(n), b1(n);
   std::vector<int64_t> i64(n);
-  poison(i32);
+  poison(i32), poison(i8), poison(u8), poison(b1), poison(i64);
   run_map({ScalarType::F32}, ScalarType::I32, n, n, {x.data()}, i32.data(), cast_to(ScalarType::I32));
   run_map({ScalarType::F32}, ScalarType::I8, n, n, {x.data()}, i8.data(), cast_to(ScalarType::I8));
   run_map({ScalarType::F32}, ScalarType::U8, n, n, {x.data()}, u8.data(), cast_to(ScalarType::U8));
   run_map({ScalarType::F32}, ScalarType::I1, n, n, {x.data()}, b1.data(), cast_to(ScalarType::I1));
   run_map({ScalarType::F32}, ScalarType::I64, n, n, {x.data()}, i64.data(), cast_to(ScalarType::I64));
+  i32.resize(12), i8.resize(12), u8.resize(12), b1.resize(12);
   EXPECT_EQ(i32, (std::vector<int32_t>{2, -2, INT32_MAX, INT32_MIN, 0, INT32_MAX, INT32_MIN, 127, -128, 300, 0, 0}));
   EXPECT_EQ(i8, (std::vector<int8_t>{2, -2, 127, -128, 0, 127, -128, 127, -128, 127, 0, 0}));
   EXPECT_EQ(u8, (std::vector<uint8_t>{2, 0, 255, 0, 0, 255, 0, 127, 0, 255, 0, 0}));
@@ -69,6 +72,7 @@ TEST(InterpCast, FloatToIntTruncatesSaturatesNaNIsZero) {
   EXPECT_EQ(i64[2], 10000000000LL);
   EXPECT_EQ(i64[5], INT64_MAX);
   EXPECT_EQ(i64[6], INT64_MIN);
+  EXPECT_EQ(i64[15], 1);
 }
 
 TEST(InterpCast, IntToIntBySourceSignedness) {
@@ -118,10 +122,11 @@ TEST(InterpCast, IntToFloatRoundsOnce) {
 }
 
 TEST(InterpCast, Fp8AndWidening) {
-  const std::vector<float> x = {1.0f + 1.0f / 16, 1000.0f, -kInf, kNaN, 0.3f, 1.0f};
-  std::vector<uint8_t> e4(6), e5(6);
-  run_map({ScalarType::F32}, ScalarType::F8E4NV, 6, 6, {x.data()}, e4.data(), cast_to(ScalarType::F8E4NV));
-  run_map({ScalarType::F32}, ScalarType::F8E5, 6, 6, {x.data()}, e5.data(), cast_to(ScalarType::F8E5));
+  const std::vector<float> x = {1.0f + 1.0f / 16, 1000.0f, -kInf, kNaN, 0.3f, 1.0f, 2.0f, -0.0f};
+  std::vector<uint8_t> e4(8), e5(8);
+  poison(e4), poison(e5);
+  run_map({ScalarType::F32}, ScalarType::F8E4NV, 8, 8, {x.data()}, e4.data(), cast_to(ScalarType::F8E4NV));
+  run_map({ScalarType::F32}, ScalarType::F8E5, 8, 8, {x.data()}, e5.data(), cast_to(ScalarType::F8E5));
   EXPECT_EQ(e4[0], 0x38);  // tie → even (1.0)
   EXPECT_EQ(e4[1], 0x7E);  // saturates at 448
   EXPECT_EQ(e4[2], 0xFE);
@@ -129,17 +134,18 @@ TEST(InterpCast, Fp8AndWidening) {
   EXPECT_EQ(e4[4], 0x2A);  // 0.3 → 0.3125 = 1.25·2^-2 (e=5, m=2)
   EXPECT_EQ(e5[1], 0x64);  // 1000 → 1024 (e=25, m=0): nearer than 896
   EXPECT_EQ(e5[2], 0xFB);  // -Inf saturates to -57344
-  std::vector<float> back(6);
-  run_map({ScalarType::F8E4NV}, ScalarType::F32, 6, 6, {e4.data()}, back.data(), cast_to(ScalarType::F32));
+  EXPECT_EQ(e4[7], 0x80);  // -0 keeps its sign
+  std::vector<float> back(8);
+  run_map({ScalarType::F8E4NV}, ScalarType::F32, 8, 8, {e4.data()}, back.data(), cast_to(ScalarType::F32));
   EXPECT_EQ(back[0], 1.0f);
   EXPECT_EQ(back[1], 448.0f);
   EXPECT_EQ(back[2], -448.0f);
   EXPECT_TRUE(std::isnan(back[3]));
   EXPECT_EQ(back[4], 0.3125f);
   // fp16 → fp64 is exact; fp64 → fp16 rounds once.
-  const std::vector<uint16_t> h = {0x0001, 0x7BFF, 0xBC01};
-  std::vector<double> d(3);
-  run_map({ScalarType::F16}, ScalarType::F64, 3, 3, {h.data()}, d.data(), cast_to(ScalarType::F64));
+  const std::vector<uint16_t> h = {0x0001, 0x7BFF, 0xBC01, 0};
+  std::vector<double> d(4);
+  run_map({ScalarType::F16}, ScalarType::F64, 4, 4, {h.data()}, d.data(), cast_to(ScalarType::F64));
   EXPECT_EQ(d[0], std::ldexp(1.0, -24));
   EXPECT_EQ(d[1], 65504.0);
   EXPECT_EQ(d[2], -(1.0 + std::ldexp(1.0, -10)));

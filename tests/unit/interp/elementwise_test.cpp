@@ -185,7 +185,7 @@ TEST(InterpElementwise, ShiftsClampAtTheWidth) {
     EXPECT_EQ(shr[i], want_shr) << x[i] << " >> " << s[i];
     EXPECT_EQ(lshr[i], want_lshr) << ux << " >>> " << s[i];
   }
-  EXPECT_EQ(shr[8 + 4], -1);  // INT32_MIN >> 32: sign fill
+  EXPECT_EQ(shr[2 * 8 + 4], -1);  // INT32_MIN >> 32: sign fill
   // int8: shl by 7 keeps the low bit in the sign position; by 8 everything is gone.
   std::vector<int8_t> bx = {3, 3, -128, -128}, bs = {7, 8, 7, 9}, bo(4);
   run_map({ScalarType::I8, ScalarType::I8}, ScalarType::I8, 4, 4, {bx.data(), bs.data()}, bo.data(), binop(OpKind::Shl));

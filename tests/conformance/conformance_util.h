@@ -1,0 +1,124 @@
+// Conformance harness: compiles one Triton-language kernel from a string for the
+// reference interpreter ("interp") and the CPU backend ("cpu"), launches both on the same
+// inputs with poisoned outputs, checks that the two backends produce BIT-IDENTICAL
+// outputs (the interpreter is the executable specification), and hands the outputs back
+// for comparison with expected values computed independently in the test.
+//
+//   Case c(kSrc, "kernel", "*fp32, *fp32, i32, 128");
+//   c.in(x).out<float>(n).scalar(n);           // arguments in parameter order
+//   auto r = c.run({1});                        // grid
+//   std::vector<float> y = r.get<float>(1);     // output of argument 1
+#pragma once
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "tritium/tritium.h"
+
+namespace conformance {
+
+/// A fresh seeded generator per test (seed from the test name, so a failure reproduces).
+std::mt19937_64& rng();
+
+/// `n` uniform values in [lo, hi] that are never exactly zero.
+std::vector<float> rand_f32(size_t n, float lo = -4.f, float hi = 4.f);
+std::vector<double> rand_f64(size_t n, double lo = -4., double hi = 4.);
+/// `n` uniform integers in [lo, hi] excluding zero when `nonzero`.
+template <class T>
+std::vector<T> rand_int(size_t n, int64_t lo, int64_t hi, bool nonzero = true) {
+  std::uniform_int_distribution<int64_t> d(lo, hi);
+  std::vector<T> v(n);
+  for (auto& x : v) {
+    int64_t r;
+    do r = d(rng()); while (nonzero && r == 0);
+    x = static_cast<T>(r);
+  }
+  return v;
+}
+
+/// Poison pattern for an output of element type T (NaN for floats, 0x5A bytes otherwise).
+template <class T>
+T poison() {
+  if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::quiet_NaN();
+  T v;
+  std::memset(&v, 0x5A, sizeof v);
+  return v;
+}
+
+/// Outputs of one run: raw bytes per buffer argument (index = argument position).
+struct Result {
+  std::vector<std::vector<uint8_t>> bytes;
+  template <class T>
+  std::vector<T> get(size_t arg) const {
+    const auto& b = bytes.at(arg);
+    std::vector<T> v(b.size() / sizeof(T));
+    if (!v.empty()) std::memcpy(v.data(), b.data(), v.size() * sizeof(T));
+    return v;
+  }
+};
+
+class Case {
+ public:
+  Case(std::string source, std::string kernel, std::string signature, tritium::CompileOptions opts = {})
+      : source_(std::move(source)), kernel_(std::move(kernel)), signature_(std::move(signature)), opts_(opts) {}
+
+  /// An input buffer (copied in before the launch).
+  template <class T>
+  Case& in(const std::vector<T>& v) {
+    Param p;
+    p.kind = Param::Buffer;
+    p.bytes.resize(v.size() * sizeof(T));
+    if (!v.empty()) std::memcpy(p.bytes.data(), v.data(), p.bytes.size());
+    params_.push_back(std::move(p));
+    return *this;
+  }
+  /// An output buffer of `n` elements of T, filled with poison<T>() before the launch.
+  template <class T>
+  Case& out(size_t n) {
+    return in(std::vector<T>(n, poison<T>()));
+  }
+  /// A scalar argument.
+  Case& scalar(tritium::Arg a) {
+    Param p;
+    p.kind = Param::Scalar;
+    p.scalar = std::make_shared<tritium::Arg>(a);
+    params_.push_back(std::move(p));
+    return *this;
+  }
+  /// Runs on interp and cpu; expects bit-identical buffers; returns the interp result.
+  Result run(const tritium::Grid& grid);
+  /// Runs on one backend only.
+  Result run_on(const std::string& backend, const tritium::Grid& grid);
+
+ private:
+  struct Param {
+    enum Kind { Buffer, Scalar } kind = Buffer;
+    std::vector<uint8_t> bytes;
+    std::shared_ptr<tritium::Arg> scalar;
+  };
+  std::string source_, kernel_, signature_;
+  tritium::CompileOptions opts_;
+  std::vector<Param> params_;
+};
+
+/// Bits of a float / double (for exact comparisons that also distinguish NaN payloads and ±0).
+uint32_t bits(float f);
+uint64_t bits(double d);
+
+/// Asserts |got - want| <= tol for every element; NaN in `got` always fails. `what` names the case.
+void expect_close(const std::vector<float>& got, const std::vector<double>& want, double rel, double abs,
+                  const std::string& what);
+
+/// Expected-compile-error helper: compiling must throw tritium::CompileError whose message
+/// contains `needle`; returns the error for location checks.
+tritium::CompileError expect_compile_error(const std::string& source, const std::string& kernel,
+                                           const std::string& signature, const std::string& needle);
+
+}  // namespace conformance
