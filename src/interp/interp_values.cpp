@@ -95,10 +95,19 @@ Val scalar_from_bits(ScalarType s, bool is_ptr, uint64_t bits) {
 
 Val filled(ScalarType s, bool is_ptr, std::vector<int64_t> shape, uint64_t bits) {
   Val v = Val::make(s, is_ptr, std::move(shape));
-  const int es = v.elem_size();
-  std::byte* p = v.bytes();
   if (bits == 0) return v;  // already zero
-  for (int64_t i = 0; i < v.numel; ++i) std::memcpy(p + i * es, &bits, static_cast<size_t>(es));
+  auto fill = [&](auto tag) {
+    using T = decltype(tag);
+    const T x = static_cast<T>(bits);  // the low bytes (little-endian host)
+    std::byte* p = v.bytes();
+    for (int64_t i = 0; i < v.numel; ++i) std::memcpy(p + i * sizeof(T), &x, sizeof(T));  // type-agnostic copy
+  };
+  switch (v.elem_size()) {
+    case 1: fill(uint8_t{}); break;
+    case 2: fill(uint16_t{}); break;
+    case 4: fill(uint32_t{}); break;
+    default: fill(uint64_t{}); break;
+  }
   return v;
 }
 

@@ -141,7 +141,8 @@
 //   "pid (x, y, z) idx (i, j)<prefix><value>"  ("(operand k) " before the value when the op
 // has several operands; idx fields padded to ceil(log10(dim)) digits; floats "%f", signed
 // "%i"/"%lli", unsigned "%u"/"%llu", hex (attr hex=1) "0x%0Nx" with N = bits/4, pointers
-// "0x…"); with no operands one line "pid (x, y, z)<prefix>". barrier: no-op. hint: identity.
+// "0x…"); the prefix attr is printed verbatim (the frontend adds upstream's " name: " form);
+// with no operands one line "pid (x, y, z)<prefix>". barrier: no-op. hint: identity.
 //
 // Errors: an op the interpreter cannot execute (unknown attribute values, unsupported
 // dtypes) raises frontend::CompileError at the op's location, naming the op.
@@ -173,8 +174,9 @@ struct Options {
 /// Runs the kernel of `m` (the first function with is_kernel) for every program of `grid`,
 /// with `args` per the launch ABI of src/runtime/kernel_abi.h (pointers are host
 /// addresses). Helpers may be inlined already or reached through `call` ops.
-/// Throws std::invalid_argument for a wrong argument count or grid, std::runtime_error for a
-/// failed device_assert (naming kernel, file:line and program id), and
+/// Every function of `m` is verified first (ir::verify_or_throw: std::logic_error for invalid
+/// IR). Throws std::invalid_argument for a wrong argument count or grid, std::runtime_error for
+/// a failed device_assert (naming kernel, file:line and program id), and
 /// frontend::CompileError for ops it cannot execute.
 void run(const ir::Module& m, const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args,
          const Options& options = {});

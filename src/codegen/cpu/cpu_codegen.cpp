@@ -330,7 +330,7 @@ std::string Emitter::elem(const Value* v, const Idx& idx) {
   }
   std::string e = compute(op, v->index, idx);
   std::string t = fresh("t");
-  line(fmt::format("const {} {} = {};", ctype(v->type.element()), t, e));
+  line(fmt::format("{} const {} = {};", ctype(v->type.element()), t, e));
   if (!memo_.empty()) memo_.back()[key] = t;
   return t;
 }
@@ -403,7 +403,7 @@ void Emitter::emit_materialized(const Op& op) {
   const Value* r = op.results[0];
   if (r->type.is_scalar()) {
     std::string n = fmt::format("s{}", r->id);
-    line(fmt::format("const {} {} = {};", ctype(r->type), n, compute(op, 0, {})));
+    line(fmt::format("{} const {} = {};", ctype(r->type), n, compute(op, 0, {})));
     bind(r, n, Storage::Scalar);
     return;
   }

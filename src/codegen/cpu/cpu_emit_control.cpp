@@ -60,12 +60,12 @@ void Emitter::emit_for(const Op& op) {
                    c_string(std::string(op.loc.filename())), op.loc.line, c_string(fn_.name)));
   line("return;");
   close();
-  line(fmt::format("{} = (uint64_t)(((unsigned __int128)(uint64_t)({} - {}) + (uint64_t){} - 1) / (uint64_t){});", trips,
-                   ub, lb, st, st));
+  line(fmt::format("{} = (uint64_t)(((unsigned __int128)((uint64_t){} - (uint64_t){}) + (uint64_t){} - 1) / (uint64_t){});",
+                   trips, ub, lb, st, st));
   close();
   open(fmt::format("for (uint64_t {0} = 0; {0} < {1}; ++{0})", k, trips));
   std::string ivn = fmt::format("s{}", body.args[0]->id);
-  line(fmt::format("const {} {} = ({})((uint64_t){} + {} * (uint64_t){});", ctype(ivt), ivn, ctype(ivt), lb, k, st));
+  line(fmt::format("{} const {} = ({})((uint64_t){} + {} * (uint64_t){});", ctype(ivt), ivn, ctype(ivt), lb, k, st));
   bind(body.args[0], ivn, Storage::Scalar);
   terminator_handlers.push_back([&, n](const Op& y) {
     if (y.kind != OpKind::Yield || y.operands.size() != n) refuse(op, "loop body must yield the carried values");
@@ -75,7 +75,7 @@ void Emitter::emit_for(const Op& op) {
       if (v == body.args[k + 1]) continue;
       if (v->type.is_scalar()) {
         src[k] = fresh("n");
-        line(fmt::format("const {} {} = {};", ctype(v->type), src[k], elem(v, {})));
+        line(fmt::format("{} const {} = {};", ctype(v->type), src[k], elem(v, {})));
       } else if (storage(v) == Storage::Array && v->def != nullptr && v->def->parent == &body) {
         src[k] = name(v);  // an array computed in this iteration: not carried, copy directly
       } else {

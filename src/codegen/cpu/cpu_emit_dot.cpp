@@ -72,7 +72,7 @@ void Emitter::emit_dot(const Op& op) {
   std::string boff = B > 1 ? bi : "0";
   open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", i, M));
   open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, K));
-  line(fmt::format("const {} {} = {}[({}*{} + {})*{} + {}];", ct, x, da, boff, M, i, K, k));
+  line(fmt::format("{} const {} = {}[({}*{} + {})*{} + {}];", ct, x, da, boff, M, i, K, k));
   line(fmt::format("{}* __restrict {} = {} + ({}*{} + {})*{};", acc_t, cr, res, boff, M, i, N));
   line(fmt::format("const {}* __restrict {} = {} + ({}*{} + {})*{};", ct, br, db, boff, K, k, N));
   std::string step;

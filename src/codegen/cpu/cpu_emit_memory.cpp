@@ -38,7 +38,7 @@ void Emitter::emit_load(const Op& op) {
   };
   if (r->type.is_scalar()) {
     std::string n = fmt::format("s{}", r->id);
-    line(fmt::format("const {} {} = {};", ctype(r->type), n, value({})));
+    line(fmt::format("{} const {} = {};", ctype(r->type), n, value({})));
     bind(r, n, Storage::Scalar);
     return;
   }
@@ -133,7 +133,7 @@ void Emitter::emit_atomic_cas(const Op& op) {
   };
   if (r->type.is_scalar()) {
     std::string n = fmt::format("s{}", r->id);
-    line(fmt::format("const {} {} = {};", ctype(r->type), n, call({})));
+    line(fmt::format("{} const {} = {};", ctype(r->type), n, call({})));
     bind(r, n, Storage::Scalar);
     return;
   }

@@ -41,7 +41,7 @@ std::vector<std::string> Emitter::emit_combine(const Op& op, const std::vector<s
       const Value* arg = body.args[side * n + k];
       if (arg->type.is_tensor()) refuse(op, "combine region arguments must be scalars");
       std::string a = fresh(side ? "b" : "a");
-      line(fmt::format("const {} {} = {};", ctype(arg->type), a, side ? rhs[k] : lhs[k]));
+      line(fmt::format("{} const {} = {};", ctype(arg->type), a, side ? rhs[k] : lhs[k]));
       bind(arg, a, Storage::Scalar);
     }
   }
@@ -50,7 +50,7 @@ std::vector<std::string> Emitter::emit_combine(const Op& op, const std::vector<s
     if (y.kind != ir::OpKind::Yield || y.operands.size() != n) refuse(op, "combine region must yield one value per operand");
     for (size_t k = 0; k < n; ++k) {
       std::string o = fresh("c");
-      line(fmt::format("const {} {} = {};", ctype(y.operands[k]->type), o, elem(y.operands[k], {})));
+      line(fmt::format("{} const {} = {};", ctype(y.operands[k]->type), o, elem(y.operands[k], {})));
       outs.push_back(o);
     }
   });
@@ -104,7 +104,7 @@ void Emitter::emit_reduce(const Op& op) {
     const Value* r = op.results[k];
     if (r->type.is_scalar()) {
       std::string nm = fmt::format("s{}", r->id);
-      line(fmt::format("const {} {} = {}[0];", ctype(r->type), nm, w[k]));
+      line(fmt::format("{} const {} = {}[0];", ctype(r->type), nm, w[k]));
       bind(r, nm, Storage::Scalar);
     } else if (s.outer == 1) {
       bind(r, w[k], Storage::Array);  // the first `inner` elements are the result, in order

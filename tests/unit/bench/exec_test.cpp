@@ -1,0 +1,145 @@
+// Tests of the bench's per-case pipeline (bench/exec.h) on the reference interpreter:
+// a correct kernel passes; a kernel that writes out of bounds, leaves an element unwritten,
+// writes into an input or does not compile fails, with the reason recorded. The kernels are
+// small variants of vector_add written here; data and reference come from the suite's
+// vector_add/fp32 quick case.
+#include "bench/exec.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+using namespace tritium::bench;
+
+const char* const kKernels = R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_ok(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x + y, mask=mask)
+
+
+@triton.jit
+def add_unmasked_store(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    y = tl.load(y_ptr + offs, mask=mask, other=0.0)
+    tl.store(out_ptr + offs, x + y)
+
+
+@triton.jit
+def add_skips_last(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n - 1
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x + y, mask=mask)
+
+
+@triton.jit
+def add_writes_input(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x + y, mask=mask)
+    tl.store(x_ptr + offs, y, mask=mask)
+
+
+@triton.jit
+def add_bad_source(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.no_such_function(offs))
+)";
+
+class BenchExec : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = std::filesystem::temp_directory_path() / ("tritium_bench_exec_" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir_);
+    std::ofstream(dir_ / "variants.py") << kKernels;
+  }
+  static void TearDownTestSuite() { std::filesystem::remove_all(dir_); }
+
+  // The vector_add/fp32 quick case (n = 100003), launched through `function` of variants.py.
+  CaseResult run(const std::string& function) {
+    Case c;
+    for (const Case& s : all_cases())
+      if (s.id == "vector_add/fp32/100003") c = s;
+    if (!c.make) throw std::runtime_error("vector_add/fp32/100003 is not in the suite");
+    c.file = "variants.py";
+    c.function = function;
+    tritium::Device dev = tritium::Device::get("interp");
+    ExecContext ctx;
+    ctx.device = &dev;
+    ctx.kernels_dir = dir_.string();
+    ctx.plan.warmup = 0;
+    ctx.plan.repeat = 1;
+    return run_case(c, ctx);
+  }
+
+  static std::filesystem::path dir_;
+};
+
+std::filesystem::path BenchExec::dir_;
+
+TEST_F(BenchExec, CorrectKernelPassesAndIsTimed) {
+  const CaseResult r = run("add_ok");
+  EXPECT_TRUE(r.passed) << r.error;
+  EXPECT_TRUE(r.error.empty());
+  EXPECT_TRUE(r.problems.empty());
+  EXPECT_EQ(r.check.count, 100003u);
+  EXPECT_LE(r.check.worst_ratio, 1.0);
+  ASSERT_EQ(r.outputs.size(), 1u);
+  EXPECT_EQ(r.outputs[0].name, "out");
+  EXPECT_TRUE(r.timed);
+  EXPECT_EQ(r.timing.samples.size(), 1u);
+  EXPECT_GT(r.timing.median, 0.0);
+}
+
+TEST_F(BenchExec, OutOfBoundsStoreHitsTheGuard) {
+  const CaseResult r = run("add_unmasked_store");
+  EXPECT_FALSE(r.passed);
+  EXPECT_TRUE(r.check.passed());  // every in-bounds element is right...
+  ASSERT_EQ(r.problems.size(), 1u);  // ...but the last block wrote past the end of out
+  EXPECT_NE(r.problems[0].find("out-of-bounds write"), std::string::npos) << r.problems[0];
+  EXPECT_NE(r.problems[0].find("'out'"), std::string::npos) << r.problems[0];
+  EXPECT_FALSE(r.timed);
+}
+
+TEST_F(BenchExec, UnwrittenElementShowsAsNaN) {
+  const CaseResult r = run("add_skips_last");
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.check.bad, 1u);
+  EXPECT_EQ(r.check.non_finite, 1u);
+  EXPECT_EQ(r.check.worst_index, 100002u);
+  EXPECT_TRUE(std::isnan(r.check.worst_got));
+}
+
+TEST_F(BenchExec, WriteIntoAnInputIsReported) {
+  const CaseResult r = run("add_writes_input");
+  EXPECT_FALSE(r.passed);
+  ASSERT_EQ(r.problems.size(), 1u);
+  EXPECT_NE(r.problems[0].find("modified input array 'x'"), std::string::npos) << r.problems[0];
+}
+
+TEST_F(BenchExec, CompileErrorIsAFailureWithItsMessage) {
+  const CaseResult r = run("add_bad_source");
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.error.find("no_such_function"), std::string::npos) << r.error;
+  EXPECT_FALSE(r.timed);
+}
+
+}  // namespace
