@@ -105,7 +105,9 @@ int run_bench(const BenchOptions& opts) {
   ctx.numerics.dot_tf32 = backend == "cuda";
   ctx.plan.warmup = opts.warmup >= 0 ? opts.warmup : 2;
   ctx.plan.repeat = opts.repeat > 0 ? opts.repeat : 10;
-  ctx.plan.budget_s = opts.repeat > 0 ? 0.0 : 2.0;
+  // Without --repeat/--warmup, slow cases stop after ~2 s of timed launches (3 at least)
+  // and skip the warm-up when the checked launch took long.
+  ctx.plan.budget_s = opts.repeat > 0 || opts.warmup >= 0 ? 0.0 : 2.0;
 
   std::vector<CaseResult> results;
   bool any_failed = false;

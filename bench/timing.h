@@ -11,8 +11,10 @@ namespace tritium::bench {
 struct TimingPlan {
   int warmup = 2;   ///< untimed launches first (compile caches, page faults, cache warm-up)
   int repeat = 10;  ///< timed launches (at least 1)
-  /// When > 0 and `repeat` was not fixed by the user: stop early once the timed launches
-  /// have taken this many seconds (at least 3 are still made), so slow cases stay bounded.
+  /// When > 0 (automatic mode, neither --repeat nor --warmup given): stop early once the
+  /// timed launches have taken this many seconds (at least 3 are still made), so slow cases
+  /// stay bounded; run_case also skips the warm-up when its checked launch took over a
+  /// quarter of it.
   double budget_s = 0;
 };
 

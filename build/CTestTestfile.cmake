@@ -4,4 +4,6 @@
 # 
 # This file includes the relevant testing commands required for 
 # testing this directory and lists subdirectories to be tested as well.
+subdirs("kernels/ref")
+subdirs("bench")
 subdirs("tests")

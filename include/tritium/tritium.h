@@ -192,17 +192,17 @@ class Device {
   std::string description() const;
   /// Allocates `bytes` bytes of uninitialized device memory (bytes may be 0).
   /// Throws Error(Device) when the allocation fails.
-  Buffer alloc(size_t bytes);
+  Buffer alloc(size_t bytes) const;
   /// Allocates a buffer of `bytes` bytes and copies them from host memory `data`.
-  Buffer upload(const void* data, size_t bytes);
+  Buffer upload(const void* data, size_t bytes) const;
   /// Allocates a buffer holding a copy of `v` (v.size() * sizeof(T) bytes).
   template <class T>
-  Buffer upload(const std::vector<T>& v) {
+  Buffer upload(const std::vector<T>& v) const {
     static_assert(std::is_trivially_copyable_v<T>, "upload<T> needs a trivially copyable T");
     return upload(v.data(), v.size() * sizeof(T));
   }
   /// Waits until all work queued on the device has finished.
-  void synchronize();
+  void synchronize() const;
 
   /// The runtime device behind this handle (for tritium's own tools and tests).
   const std::shared_ptr<runtime::Device>& impl() const { return impl_; }
@@ -392,7 +392,7 @@ class Kernel {
   /// device). Throws Error(Signature) when entries and parameters do not fit (naming the
   /// parameter), CompileError for errors in the kernel, Error(Usage) for bad options,
   /// Error(Device) when the backend fails to build it.
-  CompiledKernel compile(Device& device, const std::string& signature, const CompileOptions& options = {},
+  CompiledKernel compile(const Device& device, const std::string& signature, const CompileOptions& options = {},
                          const std::map<std::string, ConstexprValue>& constexprs = {}) const;
 
   /// The IR of the specialization after the pass pipeline, as text (no device involved;

@@ -6,7 +6,7 @@
 
 namespace tritium {
 
-CompiledKernel Kernel::compile(Device& device, const std::string& signature, const CompileOptions& options,
+CompiledKernel Kernel::compile(const Device& device, const std::string& signature, const CompileOptions& options,
                                const std::map<std::string, ConstexprValue>& constexprs) const {
   const std::shared_ptr<runtime::Device>& dev = device.impl();
   // The key needs the canonical specialization, which needs the signature checked first.

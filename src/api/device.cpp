@@ -49,7 +49,7 @@ std::string Device::name() const { return impl_->name(); }
 
 std::string Device::description() const { return impl_->description(); }
 
-Buffer Device::alloc(size_t bytes) {
+Buffer Device::alloc(size_t bytes) const {
   Buffer b;
   runtime::DeviceBuffer db;
   try {
@@ -65,13 +65,13 @@ Buffer Device::alloc(size_t bytes) {
   return b;
 }
 
-Buffer Device::upload(const void* data, size_t bytes) {
+Buffer Device::upload(const void* data, size_t bytes) const {
   Buffer b = alloc(bytes);
   if (bytes) b.copy_from_host(data, bytes);
   return b;
 }
 
-void Device::synchronize() {
+void Device::synchronize() const {
   try {
     impl_->synchronize();
   } catch (...) {

@@ -21,7 +21,12 @@ CValue constexpr_value(const ConstexprValue& v) {
   return CValue::of_str(std::get<std::string>(v));
 }
 
-// Binds the launch specialization to the kernel's parameters (see codegen.h).
+// Binds the launch specialization to the kernel's parameters (see codegen.h): positional
+// entries first, then named ones. Constexpr parameters take a Constexpr entry or their
+// default; run-time parameters a Pointer/Scalar entry, which becomes a kernel argument
+// (wrapped in a `hint` for divisibility 16, bound to the constant 1 for equal_to_1). A
+// run-time parameter whose default is None may be left out: it is then the constexpr None
+// and not a kernel argument, as Triton specializes None arguments.
 void bind_kernel_params(cg::GenState& st, cg::FunctionGen& g, ir::Function& kf, const FunctionDef& f,
                         const Specialization& spec) {
   const std::string& kname = f.name;

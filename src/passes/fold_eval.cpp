@@ -195,8 +195,11 @@ std::optional<Const> constant_value(const ir::Value* v) {
   if (it == op.attrs.end()) return std::nullopt;
   ScalarType t = v->type.scalar;
   if (ir::is_int(t)) {
-    if (auto* p = std::get_if<int64_t>(&it->second)) return Const{false, canonical_int(*p, t), 0};
-    return std::nullopt;
+    auto* p = std::get_if<int64_t>(&it->second);
+    if (!p) return std::nullopt;
+    // An int1 constant is true for any non-zero attribute (as the interpreter reads it).
+    if (t == ScalarType::I1) return Const{false, *p != 0 ? 1 : 0, 0};
+    return Const{false, canonical_int(*p, t), 0};
   }
   if (!folds_floats(t)) return std::nullopt;
   double d;

@@ -29,7 +29,8 @@ int64_t canonical_int(int64_t raw, ir::ScalarType t);
 int64_t all_ones(ir::ScalarType t);
 
 /// The value of `v` when it is defined by a `constant` op (scalar or splat tensor) of an
-/// integer type, or of type fp32/fp64 holding a value exact in that type. nullopt otherwise.
+/// integer type (attribute truncated to the width; int1: attribute != 0), or of type
+/// fp32/fp64 holding a value exact in that type. nullopt otherwise.
 std::optional<Const> constant_value(const ir::Value* v);
 
 /// Evaluates `op` (one result) on constant operands `args` (one per operand). Returns the

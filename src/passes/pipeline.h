@@ -20,6 +20,9 @@ struct PipelineOptions {
 /// Names of the passes in pipeline order.
 std::vector<std::string> pipeline_pass_names();
 /// Runs the pipeline over `m` in place; afterwards `m` holds only the kernel (helpers inlined).
+/// Throws std::invalid_argument (before running anything) for a name in `dump_after` that is
+/// neither a pass nor "all"; frontend::CompileError for refused calls (see inline.h); and
+/// std::logic_error when `verify_each` finds invalid IR after a pass.
 void run_pipeline(ir::Module& m, const PipelineOptions& options = {});
 
 }  // namespace tritium::passes

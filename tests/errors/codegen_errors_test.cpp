@@ -339,6 +339,13 @@ TEST(CodegenErrors, RecursionWithTheSameSpecialization) {
                {5, 12, "recursive call of jit function 'f' with the same argument types and constants is not supported"});
 }
 
+TEST(CodegenErrors, UnboundedCompileTimeRecursion) {
+  expect_error(kPrelude +
+                   "@triton.jit\ndef f(x, N: tl.constexpr):\n    return f(x, N + 1)\n"
+                   "@triton.jit\ndef k(p):\n    tl.store(p, f(tl.load(p), 0))\n",
+               "*fp32", {5, 12, "jit function calls nested more than 64 deep (unbounded recursion of 'f'?)"});
+}
+
 TEST(CodegenErrors, ReturningANonValue) {
   expect_error(kPrelude + "@triton.jit\ndef h():\n    return tl.float32\n@triton.jit\ndef k(p):\n    h()\n", "*fp32",
                {5, 12, "cannot return dtype fp32 from a jit function (only tensors, scalars, tuples and None)"});

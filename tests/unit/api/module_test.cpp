@@ -2,6 +2,8 @@
 // signature against the parameters (no code generation involved).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 
 #include "api/api_internal.h"
@@ -108,7 +110,7 @@ TEST(ApiModule, MissingFileIsNotFound) {
 }
 
 TEST(ApiModule, FromFileReadsTheFile) {
-  std::string path = ::testing::TempDir() + "/api_module_test.py";
+  std::string path = ::testing::TempDir() + "/api_module_test_" + std::to_string(::getpid()) + ".py";
   std::ofstream(path) << kSource;
   tritium::Module m = tritium::Module::from_file(path);
   EXPECT_EQ(m.name(), path);

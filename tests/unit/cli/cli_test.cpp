@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -28,7 +29,12 @@ std::string slurp(const std::string& path) {
   return ss.str();
 }
 
-std::string tmp_path(const std::string& name) { return ::testing::TempDir() + "/tritium_cli_" + name; }
+// A scratch path private to the running test and process (ctest may run tests in parallel).
+std::string tmp_path(const std::string& name) {
+  const ::testing::TestInfo* t = ::testing::UnitTest::GetInstance()->current_test_info();
+  return ::testing::TempDir() + "/tritium_cli_" + std::to_string(::getpid()) + "_" + (t ? t->name() : "none") + "_" +
+         name;
+}
 
 // Runs `tritium ARGS` through the shell (ARGS is shell text) capturing stdout and stderr.
 Result run(const std::string& args) {

@@ -173,6 +173,10 @@ TEST(PassFoldEval, NonCanonicalInputsAreNormalized) {
                   Type::of(ScalarType::I8));
   ASSERT_TRUE(r);
   EXPECT_EQ(std::get<int64_t>(*r), -57);
+  // An int1 constant written as 2 is true (attribute != 0), so `not` of it is false.
+  r = fold_scalar(OpKind::Not, Type::of(ScalarType::I1), {ir::Attr{int64_t{2}}}, Type::of(ScalarType::I1));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(std::get<int64_t>(*r), 0);
   EXPECT_EQ(fold::canonical_int(0x1FF, ScalarType::U8), 255);
   EXPECT_EQ(fold::canonical_int(0x180, ScalarType::I8), -128);
   EXPECT_EQ(fold::canonical_int(3, ScalarType::I1), 1);
