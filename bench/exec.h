@@ -17,8 +17,9 @@ namespace tritium::bench {
 
 /// Bytes of poison (kPoisonByte) before and after every device buffer; the kernel's pointer
 /// starts past the front zone (keeping 16-byte alignment). A changed guard byte means an
-/// out-of-bounds write.
-inline constexpr size_t kGuardBytes = 256;
+/// out-of-bounds write. 64 KiB is more than one block of the suite's largest BLOCK_SIZE
+/// (4096 fp32), so a missing mask on a ragged last block lands in the guard, not in the heap.
+inline constexpr size_t kGuardBytes = size_t{64} << 10;
 
 /// What run_case needs besides the case.
 struct ExecContext {

@@ -2,6 +2,7 @@
 // host memory (64-byte aligned), compile keeps a private copy of the IR, and launch calls
 // interp::run over the grid. Slow by design; it is the executable specification the other
 // backends are tested against.
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -65,11 +66,13 @@ class InterpDevice final : public Device {
   std::string description() const override { return "reference IR interpreter on the host (slow; for testing)"; }
 
   DeviceBuffer alloc(size_t bytes) override {
-    // Round up so aligned_alloc's size is a multiple of the alignment; never 0 bytes.
+    // Round up so aligned_alloc's size is a multiple of the alignment, then add the zeroed
+    // slack zone (see kSlack).
     size_t rounded = (bytes + kAlign - 1) / kAlign * kAlign;
-    if (rounded == 0) rounded = kAlign;
-    void* p = std::aligned_alloc(kAlign, rounded);
+    if (rounded > SIZE_MAX - kSlack) throw std::bad_alloc();
+    void* p = std::aligned_alloc(kAlign, rounded + kSlack);
     if (!p) throw std::bad_alloc();
+    std::memset(static_cast<char*>(p) + bytes, 0, rounded + kSlack - bytes);
     return DeviceBuffer{p, bytes};
   }
 
@@ -97,6 +100,12 @@ class InterpDevice final : public Device {
 
  private:
   static constexpr size_t kAlign = 64;
+  // Every allocation is followed by this many zeroed bytes that belong to no buffer. A buggy
+  // kernel that runs less than this past the end of a buffer (a missing mask on the last
+  // block) then writes into the slack instead of the host heap, so a harness's own guard
+  // zones can report it and the process survives; reads there give zeros. It is not a
+  // bounds check: longer overruns still corrupt memory, as they would on a GPU.
+  static constexpr size_t kSlack = 64 * 1024;
 
   static void check(const DeviceBuffer& b, size_t bytes, size_t offset, const char* what) {
     if (offset > b.bytes || bytes > b.bytes - offset)
