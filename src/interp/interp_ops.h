@@ -43,29 +43,40 @@ Val eval_cast(const ir::Op& op, const Val& a);
 Val eval_bitcast(const ir::Op& op, const Val& a);
 
 // ---- interp_shape.cpp ----
+/// make_range [start, end) as int32.
 Val eval_make_range(const ir::Op& op);
+/// splat a scalar to the result shape.
 Val eval_splat(const ir::Op& op, const Val& a);
+/// broadcast size-1 dims (or a scalar) to the result shape.
 Val eval_broadcast(const ir::Op& op, const Val& a);
+/// trans: result dim i = operand dim perm[i].
 Val eval_trans(const ir::Op& op, const Val& a);
+/// join two equal tensors along a new minor dim of size 2.
 Val eval_join(const ir::Op& op, const Val& a, const Val& b);
+/// split the minor dim of size 2 into two tensors.
 std::pair<Val, Val> eval_split(const ir::Op& op, const Val& a);
+/// cat along dim 0 (row-major concatenation).
 Val eval_cat(const ir::Op& op, const Val& a, const Val& b);
 
 // ---- interp_memory.cpp ----
 /// Serializes atomics when programs run on several threads (nullptr: no locking).
 struct MemoryContext {
-  const Options* options = nullptr;
+  const Options* options = nullptr;  ///< poison mode
   std::mutex* atomic_mutex = nullptr;
 };
+/// addptr: p + off · byte_size(pointee).
 Val eval_addptr(const ir::Op& op, const Val& p, const Val& off);
 /// load ptr [, mask [, other]] (mask/other may be null).
 Val eval_load(const ir::Op& op, const Val& ptr, const Val* mask, const Val* other, const MemoryContext& mc);
 /// store ptr, value [, mask].
 void eval_store(const ir::Op& op, const Val& ptr, const Val& value, const Val* mask);
+/// atomic_rmw ptr, value [, mask] (attr rmw); returns the old values.
 Val eval_atomic_rmw(const ir::Op& op, const Val& ptr, const Val& value, const Val* mask, const MemoryContext& mc);
+/// atomic_cas ptr, cmp, value (bitwise compare); returns the old values.
 Val eval_atomic_cas(const ir::Op& op, const Val& ptr, const Val& cmp, const Val& value, const MemoryContext& mc);
 
 // ---- interp_dot.cpp ----
+/// dot a, b, acc (2-D or batched 3-D): sequential fma chain over k.
 Val eval_dot(const ir::Op& op, const Val& a, const Val& b, const Val& acc);
 
 // ---- interp_reduce.cpp ----
@@ -75,8 +86,10 @@ using RegionFn = std::function<std::vector<Val>(const std::vector<Val>& args)>;
 /// True when the region holds only elementwise ops, so a batch of combines may be evaluated
 /// in one pass (each lane stays an independent combine).
 bool region_is_elementwise(const ir::Block& region);
+/// reduce in the canonical halving-tree order; `batched` when region_is_elementwise.
 std::vector<Val> eval_reduce(const ir::Op& op, const std::vector<Val>& operands, const RegionFn& combine,
                              bool batched);
+/// inclusive scan in index order (attr reverse: from the end).
 std::vector<Val> eval_scan(const ir::Op& op, const std::vector<Val>& operands, const RegionFn& combine,
                            bool batched);
 

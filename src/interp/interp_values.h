@@ -41,9 +41,11 @@ class Val {
   bool defined() const { return numel > 0; }
   /// Raw storage (numel · elem_size bytes).
   std::byte* bytes() { return heap_ ? heap_.get() : inline_; }
+  /// Raw read-only storage.
   const std::byte* bytes() const { return heap_ ? heap_.get() : inline_; }
   /// Typed view of the storage (T must be the storage type of the element type).
   template <class T> T* as() { return reinterpret_cast<T*>(bytes()); }
+  /// Typed read-only view of the storage.
   template <class T> const T* as() const { return reinterpret_cast<const T*>(bytes()); }
 
   /// The same storage viewed with another shape of equal numel (reshape, expand_dims).
@@ -128,12 +130,14 @@ template <class S, class C> struct FloatTraits {
   using Storage = S;
   using Compute = C;
   FloatFormat fmt;  // meaningful for narrow types only
+  /// Exact value of stored bits x in the compute type.
   C decode(S x) const {
     if constexpr (std::is_same_v<S, C>) return x;
     else if constexpr (sizeof(S) == 2)
       return fmt == FloatFormat::F16 ? fp16_to_fp32(x) : bf16_to_fp32(x);
     else return fp8_to_fp32(fmt, x);
   }
+  /// x rounded once (RNE) to the stored type.
   S encode(C x) const {
     if constexpr (std::is_same_v<S, C>) return x;
     else if constexpr (sizeof(S) == 2)
