@@ -16,13 +16,13 @@ import triton
 import triton.language as tl
 
 @triton.jit
-def mm(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, PREC: tl.constexpr):
+def mm(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, IEEE: tl.constexpr):
     rm = tl.arange(0, M)
     rn = tl.arange(0, N)
     rk = tl.arange(0, K)
     a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
     b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
-    if PREC == "ieee":
+    if IEEE:
         c = tl.dot(a, b, input_precision="ieee")
     else:
         c = tl.dot(a, b)
@@ -65,7 +65,7 @@ TEST(ConformanceDot, Fp32IeeeAllShapes) {
   for (auto s : kShapes) {
     auto a = rand_f32(s.M * s.K, -1, 1), b = rand_f32(s.K * s.N, -1, 1);
     std::string sig = "*fp32, *fp32, *fp32, " + std::to_string(s.M) + ", " + std::to_string(s.N) + ", " +
-                      std::to_string(s.K) + ", 'ieee'";
+                      std::to_string(s.K) + ", True";
     Case c(kDot, "mm", sig);
     c.in(a).in(b).out<float>(s.M * s.N);
     auto got = c.run({1}).get<float>(2);
@@ -78,7 +78,7 @@ TEST(ConformanceDot, Fp32IeeeAllShapes) {
 TEST(ConformanceDot, Fp32DefaultPrecision) {
   Shape s{32, 64, 16};
   auto a = rand_f32(s.M * s.K, -1, 1), b = rand_f32(s.K * s.N, -1, 1);
-  Case c(kDot, "mm", "*fp32, *fp32, *fp32, 32, 64, 16, 'tf32'");
+  Case c(kDot, "mm", "*fp32, *fp32, *fp32, 32, 64, 16, False");
   c.in(a).in(b).out<float>(s.M * s.N);
   auto got = c.run({1}).get<float>(2);
   std::vector<double> want, absum;
@@ -88,7 +88,7 @@ TEST(ConformanceDot, Fp32DefaultPrecision) {
 
 TEST(ConformanceDot, Fp16AndBf16Operands) {
   for (auto s : kShapes) {
-    std::string dims = std::to_string(s.M) + ", " + std::to_string(s.N) + ", " + std::to_string(s.K) + ", 'ieee'";
+    std::string dims = std::to_string(s.M) + ", " + std::to_string(s.N) + ", " + std::to_string(s.K) + ", True";
     // inputs k/64 with |k| <= 64: exact in fp16 and bf16, products exact in fp32
     auto ai = rand_int<int16_t>(s.M * s.K, -64, 64), bi = rand_int<int16_t>(s.K * s.N, -64, 64);
     std::vector<uint16_t> ah(ai.size()), bh(bi.size()), ab(ai.size()), bb(bi.size());
@@ -115,7 +115,7 @@ TEST(ConformanceDot, Fp16AndBf16Operands) {
 
 TEST(ConformanceDot, Int8ToInt32Exact) {
   for (auto s : kShapes) {
-    std::string dims = std::to_string(s.M) + ", " + std::to_string(s.N) + ", " + std::to_string(s.K) + ", 'ieee'";
+    std::string dims = std::to_string(s.M) + ", " + std::to_string(s.N) + ", " + std::to_string(s.K) + ", True";
     auto a = rand_int<int8_t>(s.M * s.K, -128, 127), b = rand_int<int8_t>(s.K * s.N, -128, 127);
     Case c(kDot, "mm", "*i8, *i8, *i32, " + dims);
     c.in(a).in(b).out<int32_t>(s.M * s.N);

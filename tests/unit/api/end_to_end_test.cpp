@@ -168,6 +168,21 @@ TEST_P(ApiEndToEnd, CompileErrorCarriesLocationAndCaret) {
   }
 }
 
+// The usage shown in README.md, on the suite's vector_add.py.
+TEST_P(ApiEndToEnd, ReadmeExampleOnTheSuiteKernel) {
+  const int64_t n = 5000;
+  std::vector<float> xs = random_floats(n, 5), ys = random_floats(n, 6);
+  auto module = tritium::Module::from_file(TRITIUM_SOURCE_DIR "/kernels/vector_add.py");
+  auto kernel = module.kernel("add_kernel").compile(device, "*fp32:16, *fp32:16, *fp32:16, i32, 1024");
+  auto x = device.upload(xs), y = device.upload(ys), out = device.alloc(n * 4);
+  out.fill(NAN);
+  kernel.launch({tritium::cdiv(n, 1024), 1, 1}, {x, y, out, n});
+  auto result = out.download<float>();
+  ASSERT_EQ(result.size(), static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(result[i], static_cast<float>(static_cast<double>(xs[i]) + ys[i])) << "i=" << i;
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, ApiEndToEnd, ::testing::Values("interp", "cpu"),
                          [](const auto& info) { return info.param; });
 
