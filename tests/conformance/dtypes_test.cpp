@@ -33,7 +33,9 @@ void run_int(const char* sig) {
   int64_t hi = sizeof(T) == 8 ? INT64_MAX : static_cast<int64_t>(std::numeric_limits<T>::max());
   auto x = rand_int<T>(n, lo, hi), y = rand_int<T>(n, lo, hi);
   Case c(kDt, "dt", std::string("*") + sig + ", *" + sig + ", *" + sig + ", 64");
-  c.in(x).in(y).out<T>(4 * n);
+  c.in(x);
+  c.in(y);
+  c.out<T>(4 * n);
   auto o = c.run({1}).template get<T>(2);
   for (int i = 0; i < n; ++i) {
     U a = static_cast<U>(x[i]), b = static_cast<U>(y[i]);
@@ -63,7 +65,9 @@ void run_float(const char* sig, Enc enc, Dec dec) {
   std::vector<T> x(n), y(n);
   for (int i = 0; i < n; ++i) x[i] = enc(xi[i]), y[i] = enc(yi[i]);
   Case c(kDt, "dt", std::string("*") + sig + ", *" + sig + ", *" + sig + ", 64");
-  c.in(x).in(y).out<T>(4 * n);
+  c.in(x);
+  c.in(y);
+  c.out<T>(4 * n);
   auto o = c.run({1}).template get<T>(2);
   for (int i = 0; i < n; ++i) {
     EXPECT_EQ(dec(o[i]), xi[i] * yi[i] + xi[i] - yi[i]) << sig;

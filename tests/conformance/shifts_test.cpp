@@ -33,7 +33,9 @@ void run_shift(const char* sig) {
   if (std::is_signed_v<T>) a[1] = std::numeric_limits<T>::min();
   auto s = rand_int<T>(n, 0, w - 1, false);
   Case c(kShift, "sh", std::string("*") + sig + ", *" + sig + ", *" + sig + ", 64");
-  c.in(a).in(s).out<T>(3 * n);
+  c.in(a);
+  c.in(s);
+  c.out<T>(3 * n);
   auto o = c.run({1}).template get<T>(2);
   for (int i = 0; i < n; ++i) {
     U ua = static_cast<U>(a[i]);
