@@ -70,7 +70,7 @@ void Emitter::emit_atomic_rmw(const Op& op) {
   const Value* r = op.results[0];
   const ScalarType S = ptr->type.scalar;
   const std::string rmw = op.attr_str("rmw");
-  const std::string T = ctype(ptr->type.element());
+  const std::string T = ctype(ir::Type::of(S));
   if (S == ScalarType::I1 || ir::is_fp8(S)) refuse(op, std::string("atomics on ") + std::string(ir::name(S)));
   auto call = [&](const std::string& p, const std::string& v) -> std::string {
     if (!ir::is_float(S)) {
@@ -123,7 +123,7 @@ void Emitter::emit_atomic_cas(const Op& op) {
   const Value* r = op.results[0];
   const ScalarType S = ptr->type.scalar;
   if (S == ScalarType::I1 || ir::is_fp8(S)) refuse(op, std::string("atomics on ") + std::string(ir::name(S)));
-  const std::string T = ctype(ptr->type.element());
+  const std::string T = ctype(ir::Type::of(S));
   auto call = [&](const Idx& i) {
     std::string p = elem(ptr, i), c = elem(cmp, i), v = elem(val, i);
     if (!ir::is_float(S)) return fmt::format("tr_atomic_cas<{}>({}, {}, {})", T, p, c, v);

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <future>
 
+#include <fmt/format.h>
+
 #include "cpu_test_util.h"
 #include "interp/interpreter.h"
 
@@ -20,20 +22,42 @@ struct Arg {
   std::vector<uint8_t> bytes;
   bool buffer = true;
   tritium_arg scalar{};
-  std::string what;  // name for messages
+  std::string what;                     // name for messages
+  ScalarType elem = ScalarType::U8;     // element type (NaN-aware comparison of floats)
 };
 
-Arg buffer(size_t n, const std::string& what, uint8_t fill = 0xA5) {
+Arg buffer(size_t n, const std::string& what, ScalarType elem, uint8_t fill = 0xA5) {
   Arg a;
-  a.bytes.assign(n, fill);
+  a.bytes.assign(n * static_cast<size_t>(ir::byte_size(elem)), fill);
   a.what = what;
+  a.elem = elem;
   return a;
+}
+
+/// True when element `i` of two buffers of type `t` holds NaN in both (NaN payload and sign
+/// are not part of the cross-backend contract, see interpreter.h; "is NaN" is).
+bool both_nan(ScalarType t, const uint8_t* x, const uint8_t* y) {
+  uint64_t a = 0, b = 0;
+  std::memcpy(&a, x, static_cast<size_t>(ir::byte_size(t)));
+  std::memcpy(&b, y, static_cast<size_t>(ir::byte_size(t)));
+  auto is_nan = [t](uint64_t v) {
+    switch (t) {
+      case ScalarType::F16: return (v & 0x7c00) == 0x7c00 && (v & 0x3ff);
+      case ScalarType::BF16: return (v & 0x7f80) == 0x7f80 && (v & 0x7f);
+      case ScalarType::F32: return (v & 0x7f800000) == 0x7f800000 && (v & 0x7fffff);
+      case ScalarType::F64: return (v & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (v & 0xfffffffffffffull);
+      case ScalarType::F8E5: return (v & 0x7c) == 0x7c && (v & 3);
+      case ScalarType::F8E4NV: return (v & 0x7f) == 0x7f;
+      default: return false;
+    }
+  };
+  return is_nan(a) && is_nan(b);
 }
 
 /// Random bytes with special values of `t` sprinkled in (every 4th element).
 Arg random_input(ScalarType t, int64_t n, uint32_t seed, const std::string& what) {
   const int bytes = ir::byte_size(t);
-  Arg a = buffer(static_cast<size_t>(n * bytes), what);
+  Arg a = buffer(static_cast<size_t>(n), what, t);
   std::mt19937_64 rng(seed);
   std::vector<uint64_t> specials;
   switch (t) {
@@ -109,14 +133,20 @@ void expect_same(const ir::Module& m, runtime::LoadedKernel& kernel, const std::
     const auto& x = ia[k].bytes;
     const auto& y = ca[k].bytes;
     ASSERT_EQ(x.size(), y.size());
-    size_t diffs = 0, first = x.size();
-    for (size_t i = 0; i < x.size(); ++i)
-      if (x[i] != y[i]) {
-        ++diffs;
-        if (first == x.size()) first = i;
+    const ScalarType t = args[k].elem;
+    const size_t es = static_cast<size_t>(ir::byte_size(t));
+    size_t diffs = 0;
+    std::string report;
+    for (size_t i = 0; i + es <= x.size(); i += es) {
+      if (std::memcmp(&x[i], &y[i], es) == 0 || both_nan(t, &x[i], &y[i])) continue;
+      if (++diffs <= 5) {
+        uint64_t a = 0, b = 0;
+        std::memcpy(&a, &x[i], es);
+        std::memcpy(&b, &y[i], es);
+        report += fmt::format("\n  element {}: interp 0x{:x}, cpu 0x{:x}", i / es, a, b);
       }
-    EXPECT_EQ(diffs, 0u) << args[k].what << ": " << diffs << " bytes differ, first at byte " << first
-                         << " (interp 0x" << std::hex << int(x[first]) << ", cpu 0x" << int(y[first]) << ")";
+    }
+    EXPECT_EQ(diffs, 0u) << args[k].what << " (" << ir::name(t) << "): " << diffs << " elements differ" << report;
   }
 }
 
@@ -213,9 +243,8 @@ TEST(CpuVsInterp, ElementwiseOpsEveryDtype) {
   auto compiled = compile_all(ms);
   for (size_t i = 0; i < types.size(); ++i) {
     SCOPED_TRACE(std::string(ir::name(types[i])));
-    const int bytes = ir::byte_size(types[i]);
     std::vector<Arg> args = {random_input(types[i], B, 100 + i, "x"), random_input(types[i], B, 200 + i, "y"),
-                             buffer(static_cast<size_t>(ks[i].nops * B * bytes), "out"), buffer(9 * B, "cmp")};
+                             buffer(static_cast<size_t>(ks[i].nops * B), "out", types[i]), buffer(9 * B, "cmp", ScalarType::I1)};
     expect_same(ks[i].module, *compiled[i], {1, 1, 1}, args);
   }
 }
@@ -246,7 +275,7 @@ TEST(CpuVsInterp, CastMatrixBothRoundings) {
   std::vector<Arg> args;
   for (int s = 0; s < ns; ++s) args.push_back(random_input(kAllTypes[s], B, 300 + s, "in " + std::string(ir::name(kAllTypes[s]))));
   for (int d = 0; d < ns; ++d)
-    args.push_back(buffer(static_cast<size_t>(ns * 2 * B * ir::byte_size(kAllTypes[d])), "out " + std::string(ir::name(kAllTypes[d]))));
+    args.push_back(buffer(static_cast<size_t>(ns * 2 * B), "out " + std::string(ir::name(kAllTypes[d])), kAllTypes[d]));
   expect_same(k.module, *kernel, {1, 1, 1}, args);
 }
 
@@ -285,7 +314,7 @@ TEST(CpuVsInterp, MathFunctionsF32F64) {
   for (auto t : {ScalarType::F32, ScalarType::F64}) {
     args.push_back(random_input(t, B, seed++, "x"));
     args.push_back(random_input(t, B, seed++, "y"));
-    args.push_back(buffer(nslots * B * ir::byte_size(t), std::string("out ") + std::string(ir::name(t))));
+    args.push_back(buffer(nslots * B, std::string("out ") + std::string(ir::name(t)), t));
   }
   expect_same(k.module, *kernel, {1, 1, 1}, args);
 }
@@ -344,7 +373,7 @@ TEST(CpuVsInterp, ReductionsScansAndDots) {
     put(reduce_with(k, OpKind::Reduce, flat, 0, OpKind::Add));
     k.ret();
     inputs.push_back({random_input(t, R * C, 500 + static_cast<uint32_t>(mods.size()), "x"),
-                      buffer(static_cast<size_t>((base + 64) * ir::byte_size(t)), "out")});
+                      buffer(static_cast<size_t>(base + 64), "out", t)});
     mods.push_back(std::move(k.module));
   }
   // 2. dots: (f16 x f16 -> f16), (bf16 x bf16 -> f32), (f32 x f32 -> f32), (i8 x i8 -> i32), (f16 -> bf16 acc),
@@ -382,7 +411,7 @@ TEST(CpuVsInterp, ReductionsScansAndDots) {
     uint32_t s = 600 + static_cast<uint32_t>(mods.size()) * 3;
     // Moderate values (random bits would make most dots NaN / Inf).
     auto moderate = [&](ScalarType t, int64_t n, uint32_t seed) {
-      Arg a = buffer(static_cast<size_t>(n * ir::byte_size(t)), "tile");
+      Arg a = buffer(static_cast<size_t>(n), "tile", t);
       std::mt19937 rng(seed);
       for (int64_t i = 0; i < n; ++i) {
         double v = std::uniform_real_distribution<double>(-2, 2)(rng);
@@ -482,7 +511,7 @@ TEST(CpuVsInterp, ShapeOpsControlFlowAndPrint) {
   auto kernel = compile(k.module);
   const int progs = 2;
   std::vector<Arg> args = {random_input(ScalarType::F32, R * C, 700, "x"), random_input(ScalarType::I32, C, 701, "y"),
-                           buffer(progs * 4096 * 4, "out"), buffer(progs * C * 4, "iout")};
+                           buffer(progs * 4096, "out", ScalarType::F32), buffer(progs * C, "iout", ScalarType::I32)};
   Arg nn;
   nn.buffer = false;
   nn.scalar.i64 = 100;  // masks part of the tile; the loop runs iv = 1, 4, 7, 10
