@@ -56,6 +56,7 @@ typedef struct tritium_host {
 } tritium_host;
 
 #define TR_INLINE static inline __attribute__((always_inline))
+#define TR_SLOW static __attribute__((noinline))  // large, off the fast paths: compiled once
 
 template <class To, class From> TR_INLINE To tr_bits(From x) { return __builtin_bit_cast(To, x); }
 
@@ -149,7 +150,7 @@ TR_INLINE double tr_pow2(int e) { return tr_bits<double>((uint64_t)(e + 1023) <<
 // `sat`: overflow and Inf saturate to max_bits (else RNE overflow gives Inf, RTZ overflow
 // max_bits). NaN: IEEE non-saturating formats keep the sign and leading payload bits and set
 // the quiet bit; the others give `nan_bits`. (Same results as src/common/float_formats.h.)
-TR_INLINE uint32_t tr_encode(double x, int eb, int mb, int bias, int ieee, int sat, uint32_t max_bits,
+TR_SLOW uint32_t tr_encode(double x, int eb, int mb, int bias, int ieee, int sat, uint32_t max_bits,
                              uint32_t nan_bits, int rtz) {
   uint64_t u = tr_bits<uint64_t>(x);
   uint32_t sign = (uint32_t)(u >> 63) << (eb + mb);
