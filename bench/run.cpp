@@ -121,7 +121,8 @@ int run_bench(const BenchOptions& opts) {
   fmt::print("\n{}", format_table(results, info));
   if (!opts.json_path.empty()) {
     std::ofstream out(opts.json_path);
-    out << to_json(results, info).dump(2) << "\n";
+    // Compiler diagnostics may carry bytes that are not UTF-8: replace rather than throw.
+    out << to_json(results, info).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     if (!out) {
       fmt::print(stderr, "tritium bench: error: cannot write '{}'\n", opts.json_path);
       return 1;

@@ -34,7 +34,9 @@
 //
 // Floats:
 //   * fp32 ops are computed in float, fp64 in double, one IEEE operation each (no excess
-//     precision, no contraction: every interpreter source is compiled with contraction off).
+//     precision, no contraction: each IR op is evaluated and rounded on its own, and the
+//     interpreter's sources hold no a·b+c expression a compiler could fuse in a way that
+//     changes a result; building tritium_core with -ffp-contract=off is still advised).
 //   * fp16, bf16 and fp8 operands are converted exactly to fp32, the operation is done in
 //     fp32 and the result rounded once (RNE) to the type. For + − × ÷ √ (and fmod, min, max,
 //     floor, ceil, trunc, rint, round, abs, copysign) this equals correctly rounded native

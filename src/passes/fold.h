@@ -3,9 +3,10 @@
 // * Ops whose operands are all constants are replaced by a constant when the result is
 //   exact and fully defined on every backend (see fold_eval.h): integer arithmetic wrapping
 //   at the type's width, C-truncating idiv/rem (not by zero, not MIN / -1), shifts by
-//   amounts in [0, width), comparisons, int↔int casts, exact int→float and fp32↔fp64
-//   casts, fp32/fp64 + - * / and negation (not when an operand or the result is NaN or
-//   subnormal), splat/broadcast/expand_dims/reshape/trans of a constant (→ tensor constant).
+//   amounts in [0, width), comparisons, int↔int casts, exact int→float and float→float
+//   casts among fp16/bf16/fp32/fp64, fp32/fp64 + - * / and negation (not when an operand
+//   or the result is NaN or subnormal), splat/broadcast/expand_dims/reshape/trans of a
+//   constant (→ tensor constant).
 //   Transcendental functions are never folded.
 // * Integer identities: x+0, 0+x, x-0, x*1, 1*x, x*0 → 0, x&-1, x&0 → 0, x|0, x|-1 → -1,
 //   x^0, x<<0, x>>0, x//1, addptr(p, 0) → p; select(c, x, x) and select with a constant

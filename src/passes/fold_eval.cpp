@@ -11,23 +11,44 @@ namespace {
 using ir::OpKind;
 using ir::ScalarType;
 
-bool folds_floats(ScalarType t) { return t == ScalarType::F32 || t == ScalarType::F64; }
-
-/// True when `d` is finite-or-infinite, not NaN, and not subnormal in type `t` (backends
-/// that flush denormals would disagree there).
-bool float_ok(double d, ScalarType t) {
-  if (std::isnan(d)) return false;
-  if (d == 0 || std::isinf(d)) return true;
-  double tiny = t == ScalarType::F32 ? static_cast<double>(std::numeric_limits<float>::min())
-                                     : std::numeric_limits<double>::min();
-  return std::fabs(d) >= tiny;
+/// Significand bits (with the implicit bit) and normal exponent range of a float type.
+struct FloatFormat {
+  int p, emin, emax;
+};
+std::optional<FloatFormat> format_of(ScalarType t) {
+  switch (t) {
+    case ScalarType::F16: return FloatFormat{11, -14, 15};
+    case ScalarType::BF16: return FloatFormat{8, -126, 127};
+    case ScalarType::F32: return FloatFormat{24, -126, 127};
+    case ScalarType::F64: return FloatFormat{53, -1022, 1023};
+    default: return std::nullopt;  // fp8 formats are left alone
+  }
 }
 
-/// True when `d` is exactly a value of type `t` (fp32 or fp64).
+/// Float types whose constants are read and produced (casts, negation, comparisons).
+bool holds_floats(ScalarType t) { return format_of(t).has_value(); }
+/// Float types whose arithmetic is folded (computed natively in float / double).
+bool computes_floats(ScalarType t) { return t == ScalarType::F32 || t == ScalarType::F64; }
+
+/// True when `d` is not NaN and not subnormal in type `t` (backends that flush denormals
+/// would disagree there); zeros and infinities are fine.
+bool float_ok(double d, ScalarType t) {
+  auto f = format_of(t);
+  if (!f || std::isnan(d)) return false;
+  if (d == 0 || std::isinf(d)) return true;
+  return std::fabs(d) >= std::ldexp(1.0, f->emin);
+}
+
+/// True when `d` is exactly a normal value, a zero or an infinity of type `t`.
 bool exact_in(double d, ScalarType t) {
-  if (t == ScalarType::F64) return true;
-  if (t == ScalarType::F32) return static_cast<double>(static_cast<float>(d)) == d || std::isinf(d);
-  return false;
+  auto f = format_of(t);
+  if (!f || std::isnan(d)) return false;
+  if (d == 0 || std::isinf(d)) return true;
+  int e;
+  double m = std::frexp(d, &e);  // d = m * 2^e, 0.5 <= |m| < 1: the normal exponent is e - 1
+  if (e - 1 < f->emin || e - 1 > f->emax) return false;
+  double scaled = std::ldexp(m, f->p);  // exact; an integer iff d fits in p significand bits
+  return std::trunc(scaled) == scaled;
 }
 
 bool is_unsigned_view(ScalarType t) { return ir::is_unsigned_int(t) || t == ScalarType::I1; }
@@ -104,7 +125,7 @@ std::optional<Const> eval_int_binary(OpKind k, int64_t a, int64_t b, ScalarType 
 }
 
 std::optional<Const> eval_float_binary(OpKind k, double a, double b, ScalarType t) {
-  if (!float_ok(a, t) || !float_ok(b, t)) return std::nullopt;
+  if (!computes_floats(t) || !float_ok(a, t) || !float_ok(b, t)) return std::nullopt;
   if (t == ScalarType::F32) {
     float fa = static_cast<float>(a), fb = static_cast<float>(b), r;
     switch (k) {
@@ -163,12 +184,12 @@ std::optional<Const> eval_cast(const ir::Op& op, const Const& a) {
   }
   if (src_int && !dst_int) {
     auto d = int_to_float(a.i, src, dst);
-    if (!d || !folds_floats(dst)) return std::nullopt;
-    return Const{true, 0, *d};
+    if (!d) return std::nullopt;
+    return float_result(*d, dst);
   }
   if (!src_int && !dst_int) {
-    if (!folds_floats(src) || !folds_floats(dst)) return std::nullopt;
-    return float_result(a.f, dst);  // fp32 → fp64 always exact; fp64 → fp32 only when exact
+    if (!holds_floats(src) || !holds_floats(dst)) return std::nullopt;
+    return float_result(a.f, dst);  // widening is always exact; narrowing only when exact
   }
   return std::nullopt;  // float → int: rounding and out-of-range behaviour differ; left alone
 }
@@ -201,7 +222,7 @@ std::optional<Const> constant_value(const ir::Value* v) {
     if (t == ScalarType::I1) return Const{false, *p != 0 ? 1 : 0, 0};
     return Const{false, canonical_int(*p, t), 0};
   }
-  if (!folds_floats(t)) return std::nullopt;
+  if (!holds_floats(t)) return std::nullopt;
   double d;
   if (auto* p = std::get_if<double>(&it->second)) d = *p;
   else return std::nullopt;

@@ -30,13 +30,15 @@ int64_t all_ones(ir::ScalarType t);
 
 /// The value of `v` when it is defined by a `constant` op (scalar or splat tensor) of an
 /// integer type (attribute truncated to the width; int1: attribute != 0), or of type
-/// fp32/fp64 holding a value exact in that type. nullopt otherwise.
+/// fp16/bf16/fp32/fp64 holding a value exact in that type (or NaN). nullopt otherwise.
 std::optional<Const> constant_value(const ir::Value* v);
 
 /// Evaluates `op` (one result) on constant operands `args` (one per operand). Returns the
 /// result's value, or nullopt when the op is not folded: unknown kinds, division by zero,
 /// signed overflow of division, shift amounts outside [0, width), float results that are
-/// NaN or subnormal (backends may differ there), transcendental functions, inexact casts.
+/// NaN or subnormal (backends may differ there), float arithmetic other than fp32/fp64
+/// (fp16/bf16 constants are only cast, negated and compared), transcendental functions,
+/// inexact casts, float → int casts, fp8.
 std::optional<Const> evaluate(const ir::Op& op, const std::vector<Const>& args);
 
 }  // namespace tritium::passes::fold

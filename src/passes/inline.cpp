@@ -21,8 +21,8 @@ class Inliner {
  public:
   explicit Inliner(ir::Module& m) : m_(m) {}
 
-  /// Makes `fn` call-free (inlining its callees first). `stack` holds the functions being
-  /// processed, to refuse recursion.
+  /// Makes `fn` call-free, inlining its callees first (`active_` holds the functions being
+  /// processed, to refuse recursion; `done_` those already call-free).
   void process(Function& fn) {
     if (done_.count(&fn)) return;
     active_.insert(&fn);
@@ -91,14 +91,10 @@ class Inliner {
       if (!(repl->type == the_call.results[r]->type))
         throw std::logic_error("inline: result " + std::to_string(r) + " of '" + callee_name + "' has type " +
                                repl->type.str() + ", call expects " + the_call.results[r]->type.str());
-      replace_in_function(fn, the_call.results[r], repl);
+      ir::replace_all_uses(fn.body, the_call.results[r], repl);
     }
     ir::take_op(block, call_index);
     return call_index;
-  }
-
-  static void replace_in_function(Function& fn, ir::Value* from, ir::Value* to) {
-    ir::replace_all_uses(fn.body, from, to);
   }
 
   /// Refuses a `return` anywhere but at the end of the function body.

@@ -29,8 +29,22 @@ std::string hex128(XXH128_hash_t h) {
   return buf;
 }
 
-std::string sum_line(std::string_view bytes) {
-  return fmt::format("tritium-cache 1 {} {}\n", digest_hex(bytes), bytes.size());
+constexpr std::string_view kTrailerHead = "\n// tritium-cache-entry xxh3-128=";
+
+/// The trailer appended to an entry's bytes (see cache.h).
+std::string trailer(std::string_view bytes) {
+  return fmt::format("{}{} size={}\n", kTrailerHead, digest_hex(bytes), bytes.size());
+}
+
+/// Splits a stored file into its payload when the trailer verifies.
+std::optional<std::string> verified_payload(std::string&& file) {
+  if (file.empty() || file.back() != '\n') return std::nullopt;
+  const size_t head = file.rfind(kTrailerHead);
+  if (head == std::string::npos) return std::nullopt;
+  std::string_view payload(file.data(), head);
+  if (std::string_view(file).substr(head) != trailer(payload)) return std::nullopt;
+  file.resize(head);
+  return std::move(file);
 }
 
 /// A name unique across threads and processes for temporary files.
@@ -132,15 +146,9 @@ fs::path DiskCache::entry_path(const std::string& key, const std::string& name) 
 }
 
 std::optional<std::string> DiskCache::read(const std::string& key, const std::string& name) const {
-  fs::path p = entry_path(key, name);
-  fs::path sp = p;
-  sp += ".sum";
-  auto sum = read_file_bytes(sp);
-  if (!sum) return std::nullopt;
-  auto data = read_file_bytes(p);
-  if (!data) return std::nullopt;
-  if (*sum != sum_line(*data)) return std::nullopt;  // truncated, corrupted, or mid-replacement
-  return data;
+  auto file = read_file_bytes(entry_path(key, name));
+  if (!file) return std::nullopt;
+  return verified_payload(std::move(*file));  // truncated or corrupted: a miss
 }
 
 std::optional<fs::path> DiskCache::find(const std::string& key, const std::string& name) const {
@@ -150,10 +158,10 @@ std::optional<fs::path> DiskCache::find(const std::string& key, const std::strin
 
 fs::path DiskCache::write(const std::string& key, const std::string& name, std::string_view bytes) const {
   fs::path p = entry_path(key, name);
-  fs::path sp = p;
-  sp += ".sum";
-  write_file_atomic(p, bytes);
-  write_file_atomic(sp, sum_line(bytes));
+  std::string file;
+  file.reserve(bytes.size() + 96);
+  file.append(bytes).append(trailer(bytes));
+  write_file_atomic(p, file);
   return p;
 }
 

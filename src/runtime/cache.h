@@ -5,11 +5,12 @@
 //   content_hash({"cpu-so", source, compiler_identity, flags, TRITIUM_VERSION})
 // so that ("ab", "c") and ("a", "bc") never collide.
 //
-// Layout: ROOT/<key[0:2]>/<key>.<name> holds an entry's bytes and
-// ROOT/<key[0:2]>/<key>.<name>.sum its checksum line ("tritium-cache 1 <xxh3-128> <size>").
-// Both files are written to a temporary file in the same directory and renamed into
-// place, so a concurrent reader (thread or process) never sees a partial file; the data is
-// renamed first and the checksum last. A reader verifies size and digest; a missing,
+// Layout: ROOT/<key[0:2]>/<key>.<name> holds an entry's bytes followed by a one-line
+// trailer "\n// tritium-cache-entry xxh3-128=<32 hex> size=<n>\n" (harmless after an ELF
+// object, which dlopen maps by its own headers, and a comment after generated source).
+// Each entry is written to a temporary file in the same directory and renamed into place,
+// so a concurrent reader (thread or process) never sees a partial file and concurrent
+// writers leave one complete entry. A reader verifies size and digest; a missing,
 // truncated or corrupted entry is a miss (never an error), and the next write replaces it.
 //
 // ROOT is $TRITIUM_CACHE_DIR, else $XDG_CACHE_HOME/tritium, else $HOME/.cache/tritium, else
@@ -46,9 +47,11 @@ class DiskCache {
   /// suffix such as "so" or "cpp".
   std::filesystem::path entry_path(const std::string& key, const std::string& name) const;
 
-  /// The path of entry (`key`, `name`) when it exists and its checksum verifies.
+  /// The path of entry (`key`, `name`) when it exists and its checksum verifies (the file
+  /// holds the bytes plus the trailer).
   std::optional<std::filesystem::path> find(const std::string& key, const std::string& name) const;
-  /// The verified bytes of entry (`key`, `name`), or nullopt (missing or corrupt).
+  /// The verified bytes of entry (`key`, `name`) without the trailer, or nullopt (missing or
+  /// corrupt).
   std::optional<std::string> read(const std::string& key, const std::string& name) const;
   /// Stores `bytes` as entry (`key`, `name`) atomically and returns its path. Throws
   /// std::runtime_error when the directory cannot be written.

@@ -37,13 +37,39 @@ void Emitter::emit_for(const Op& op) {
   if (body.args.size() != n + 1 || op.operands.size() != n + 3) refuse(op, "malformed for");
   const ir::Type& ivt = body.args[0]->type;
   if (!ivt.is_int() || !ivt.is_scalar()) refuse(op, "induction variable must be a scalar integer");
+  // Pointer tensors advanced by a uniform offset (p = p + splat(s)) are carried as their
+  // initial value plus an int64 element offset; everything else gets its own storage.
+  const Op* yield = body.ops.empty() ? nullptr : body.ops.back().get();
+  if (!yield || yield->kind != OpKind::Yield || yield->operands.size() != n) refuse(op, "loop body must end in yield");
   std::vector<std::string> carried(n);
+  std::vector<const Value*> step(n, nullptr);  // uniform offset of a carried pointer (null: unchanged)
+  std::vector<bool> is_ptr_slot(n, false);
   for (size_t k = 0; k < n; ++k) {
+    const Value* arg = body.args[k + 1];
+    const Value* yv = yield->operands[k];
+    if (arg->type.is_tensor() && arg->type.is_ptr) {
+      bool ok = yv == arg;
+      if (!ok && yv->def && yv->def->kind == OpKind::AddPtr && yv->def->operands[0] == arg &&
+          dims_used(yv->def->operands[1]) == 0) {
+        ok = true;
+        step[k] = yv->def->operands[1];
+      }
+      if (ok) {
+        is_ptr_slot[k] = true;
+        carried[k] = fresh("po");
+        line(fmt::format("int64_t {} = 0;", carried[k]));
+        for (const Value* v : {arg, static_cast<const Value*>(op.results[k])}) {
+          bind(v, carried[k], Storage::Virtual);
+          carried_ptrs_[v] = CarriedPtr{op.operands[3 + k], carried[k]};
+        }
+        continue;
+      }
+    }
     Storage s;
     carried[k] = declare_storage(*this, op.results[k]->type, "c", &s);
     assign(carried[k], op.operands[3 + k]);
     bind(op.results[k], carried[k], s);
-    bind(body.args[k + 1], carried[k], s);
+    bind(arg, carried[k], s);
   }
   // The trip count is computed once (as the interpreter does): iv = lb + k*step for
   // k < ceil((ub - lb) / step) when lb < ub, comparing by the iv type's signedness; a
@@ -69,10 +95,38 @@ void Emitter::emit_for(const Op& op) {
   bind(body.args[0], ivn, Storage::Scalar);
   terminator_handlers.push_back([&, n](const Op& y) {
     if (y.kind != OpKind::Yield || y.operands.size() != n) refuse(op, "loop body must yield the carried values");
+    // A yielded elementwise chain that reads carried arrays only at the element it writes,
+    // and only its own slot's (acc = acc + x * x), is written in place after every other
+    // new value has been computed.
+    std::vector<bool> in_place(n, false);
+    for (size_t k = 0; k < n; ++k) {
+      const Value* v = y.operands[k];
+      if (is_ptr_slot[k] || v == body.args[k + 1] || v->type.is_scalar() || storage(v) != Storage::Virtual) continue;
+      bool ok = true;
+      std::vector<std::pair<const Value*, bool>> todo = {{v, false}};  // (value, reached through a view)
+      while (ok && !todo.empty()) {
+        auto [u, via_view] = todo.back();
+        todo.pop_back();
+        for (size_t j = 0; j < n; ++j)
+          if (u == body.args[j + 1] && !is_ptr_slot[j]) ok = ok && j == k && !via_view;
+        if (u->type.is_scalar() || carried_ptr(u) || storage(u) != Storage::Virtual || !u->def) continue;
+        const bool view = is_view(u->def->kind) && u->def->kind != OpKind::Splat && u->def->kind != OpKind::Hint;
+        for (auto* o : u->def->operands) todo.push_back({o, via_view || view});
+      }
+      in_place[k] = ok;
+    }
     std::vector<std::string> src(n);
     for (size_t k = 0; k < n; ++k) {  // phase 1: evaluate everything that changes
       const Value* v = y.operands[k];
       if (v == body.args[k + 1]) continue;
+      if (in_place[k]) continue;
+      if (is_ptr_slot[k]) {
+        const Value* u = step[k];
+        src[k] = fresh("n");
+        Idx zero{std::vector<std::string>(static_cast<size_t>(u->type.rank()), "0"), "0"};
+        line(fmt::format("const int64_t {} = {} + (int64_t)({});", src[k], carried[k], elem(u, u->type.is_scalar() ? Idx{} : zero)));
+        continue;
+      }
       if (v->type.is_scalar()) {
         src[k] = fresh("n");
         line(fmt::format("{} const {} = {};", ctype(v->type), src[k], elem(v, {})));
@@ -83,10 +137,12 @@ void Emitter::emit_for(const Op& op) {
         materialize_into(src[k], v);
       }
     }
-    for (size_t k = 0; k < n; ++k) {  // phase 2: update the carried storage
+    for (size_t k = 0; k < n; ++k)  // phase 2: in-place updates first (they read old values)
+      if (in_place[k]) materialize_into(carried[k], y.operands[k]);
+    for (size_t k = 0; k < n; ++k) {  // then every other carried value
       if (src[k].empty()) continue;
       const Value* v = y.operands[k];
-      if (v->type.is_scalar()) line(fmt::format("{} = {};", carried[k], src[k]));
+      if (v->type.is_scalar() || is_ptr_slot[k]) line(fmt::format("{} = {};", carried[k], src[k]));
       else if (src[k] != carried[k]) line(fmt::format("memcpy({}, {}, {});", carried[k], src[k], bytes_of(v->type)));
     }
   });
@@ -241,7 +297,7 @@ void Emitter::emit_print(const Op& op) {
         f += fmt::format("{}%{}lld", d ? ", " : "", widths[d]);
         args += fmt::format(", (long long)({})", i.dims[d]);
       }
-      f += ")" + esc(prefix) + esc(opnd) + vf;
+      f.append(")").append(esc(prefix)).append(esc(opnd)).append(vf);
       emit_line(f, args + ", " + va);
     };
     if (v->type.is_scalar()) one({});

@@ -61,31 +61,65 @@ void Emitter::emit_dot(const Op& op) {
   };
   std::string da = operand(a);
   std::string db = operand(b);
-  // The result array holds the running accumulator (in its own type).
-  std::string res = declare_array(r->type, "v");
-  materialize_into(res, c);
+  // The result array holds the running accumulator (in its own type). A loop-carried
+  // accumulator read only by this dot, whose result only feeds the same slot of the loop's
+  // yield (acc = dot(a, b, acc)), is updated in place.
+  bool in_place = false;
+  if (storage(c) == Storage::Array && !c->def && c->block && c->block->parent &&
+      c->block->parent->kind == ir::OpKind::For && users(c).size() == 1 && users(r).size() == 1) {
+    const Op* y = users(r)[0];
+    if (y->kind == ir::OpKind::Yield && y->parent == c->block)
+      for (size_t k = 0; k < y->operands.size(); ++k)
+        if (y->operands[k] == r && k + 1 < c->block->args.size() && c->block->args[k + 1] == c) in_place = true;
+  }
+  std::string res;
+  if (in_place) {
+    res = name(c);
+  } else {
+    res = declare_array(r->type, "v");
+    materialize_into(res, c);
+  }
   const std::string acc_t = ctype(r->type.element());
 
   std::string bi = fresh("b"), i = fresh("i"), k = fresh("k"), j = fresh("j");
-  std::string x = fresh("x"), cr = fresh("cr"), br = fresh("br");
+  std::string cr = fresh("cr");
   if (B > 1) open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", bi, B));
   std::string boff = B > 1 ? bi : "0";
   open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", i, M));
-  open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, K));
-  line(fmt::format("{} const {} = {}[({}*{} + {})*{} + {}];", ct, x, da, boff, M, i, K, k));
   line(fmt::format("{}* __restrict {} = {} + ({}*{} + {})*{};", acc_t, cr, res, boff, M, i, N));
-  line(fmt::format("const {}* __restrict {} = {} + ({}*{} + {})*{};", ct, br, db, boff, K, k, N));
-  std::string step;
-  if (!fl) {
-    step = fmt::format("tr_add<{0}>({1}[{2}], tr_mul<{0}>({3}, {4}[{2}]))", ct, cr, j, x, br);
-  } else if (narrow_acc) {
-    step = cast_expr(op, ScalarType::F64, Acc, "",
-                     fmt::format("tr_fma_odd((double){}, (double){}[{}], (double){})", x, br, j,
-                                 to_compute(Acc, fmt::format("{}[{}]", cr, j))));
-  } else {
-    step = fmt::format("{}({}, {}[{}], {}[{}])", CT == ScalarType::F64 ? "fma" : "fmaf", x, br, j, cr, j);
+  // One step k of the chain for element j, given the a value x and the b row br.
+  auto step = [&](const std::string& x, const std::string& br, const std::string& acc) -> std::string {
+    if (!fl) return fmt::format("tr_add<{0}>({1}, tr_mul<{0}>({2}, {3}[{4}]))", ct, acc, x, br, j);
+    if (narrow_acc)
+      return cast_expr(op, ScalarType::F64, Acc, "",
+                       fmt::format("tr_fma_odd((double){}, (double){}[{}], (double){})", x, br, j, to_compute(Acc, acc)));
+    return fmt::format("{}({}, {}[{}], {})", CT == ScalarType::F64 ? "fma" : "fmaf", x, br, j, acc);
+  };
+  auto operands_at = [&](const std::string& kk, std::string* x, std::string* br) {
+    *x = fresh("x");
+    *br = fresh("br");
+    line(fmt::format("const {} {} = {}[({}*{} + {})*{} + {}];", ct, *x, da, boff, M, i, K, kk));
+    line(fmt::format("const {}* __restrict {} = {} + ({}*{} + {})*{};", ct, *br, db, boff, K, kk, N));
+  };
+  // Four k steps per pass over the row (fp32 / fp64): the accumulator stays in registers
+  // across them and the per-element order is still k ascending.
+  const int64_t unroll = (fl && !narrow_acc && K >= 4) ? 4 : 1;
+  line(fmt::format("int64_t {} = 0;", k));
+  if (unroll > 1) {
+    open(fmt::format("for (; {0} + {1} <= {2}; {0} += {1})", k, unroll, K));
+    std::vector<std::string> xs(unroll), brs(unroll);
+    for (int64_t u = 0; u < unroll; ++u) operands_at(fmt::format("{} + {}", k, u), &xs[u], &brs[u]);
+    std::string chain = fmt::format("{}[{}]", cr, j);
+    for (int64_t u = 0; u < unroll; ++u) chain = step(xs[u], brs[u], chain);
+    line(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0}) {2}[{0}] = {3};", j, N, cr, chain));
+    close();
   }
-  line(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0}) {2}[{0}] = {3};", j, N, cr, step));
+  open(fmt::format("for (; {0} < {1}; ++{0})", k, K));
+  {
+    std::string x, br;
+    operands_at(k, &x, &br);
+    line(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0}) {2}[{0}] = {3};", j, N, cr, step(x, br, fmt::format("{}[{}]", cr, j))));
+  }
   close();
   close();
   if (B > 1) close();

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "codegen/cpu/cpu_emitter.h"
+#include "common/float_formats.h"
 
 namespace tritium::codegen::cpu {
 
@@ -42,6 +43,16 @@ const char* fp8_suffix(ScalarType t) {
     case ScalarType::F8E4NV: return "e4nv";
     case ScalarType::F8E5: return "e5";
     default: return "e4b15";
+  }
+}
+
+FloatFormat narrow_format(ScalarType t) {
+  switch (t) {
+    case ScalarType::F16: return FloatFormat::F16;
+    case ScalarType::BF16: return FloatFormat::BF16;
+    case ScalarType::F8E4NV: return FloatFormat::F8E4NV;
+    case ScalarType::F8E5: return FloatFormat::F8E5;
+    default: return FloatFormat::F8E4B15;
   }
 }
 
@@ -184,9 +195,8 @@ std::string Emitter::literal(const Op& op) const {
   switch (t.scalar) {
     case ScalarType::F32: return float_literal(static_cast<float>(d));
     case ScalarType::F64: return hex_double(d);
-    case ScalarType::F16: return fmt::format("tr_d2h({})", hex_double(d));
-    case ScalarType::BF16: return fmt::format("tr_d2bf({})", hex_double(d));
-    default: return fmt::format("tr_d2{}({}, 0)", fp8_suffix(t.scalar), hex_double(d));
+    default:  // narrow formats: the bits of the value rounded once (RNE), as the interpreter does
+      return fmt::format("({})0x{:x}u", ctype(t), fp_encode(narrow_format(t.scalar), d));
   }
 }
 

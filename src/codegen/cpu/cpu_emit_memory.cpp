@@ -43,7 +43,12 @@ void Emitter::emit_load(const Op& op) {
     return;
   }
   std::string n = declare_array(r->type, "v");
-  loop_nest(r->type.shape, [&](const Idx& i) { line(fmt::format("{}[{}] = {};", n, i.lin, value(i))); });
+  const FastAccess fast = emit_fast_access(op, n);
+  if (fast != FastAccess::kAlways) {
+    if (fast == FastAccess::kGuarded) open("else");
+    loop_nest(r->type.shape, [&](const Idx& i) { line(fmt::format("{}[{}] = {};", n, i.lin, value(i))); });
+    if (fast == FastAccess::kGuarded) close();
+  }
   bind(r, n, Storage::Array);
 }
 
@@ -59,8 +64,15 @@ void Emitter::emit_store(const Op& op) {
     if (mask) line(fmt::format("if ({}) *({}) = {};", elem(mask, i), p, v));
     else line(fmt::format("*({}) = {};", p, v));
   };
-  if (ptr->type.is_scalar()) body({});
-  else loop_nest(ptr->type.shape, body);
+  if (ptr->type.is_scalar()) {
+    body({});
+    return;
+  }
+  const FastAccess fast = emit_fast_access(op, "");
+  if (fast == FastAccess::kAlways) return;
+  if (fast == FastAccess::kGuarded) open("else");
+  loop_nest(ptr->type.shape, body);
+  if (fast == FastAccess::kGuarded) close();
 }
 
 void Emitter::emit_atomic_rmw(const Op& op) {

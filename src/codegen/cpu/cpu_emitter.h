@@ -35,6 +35,10 @@ struct Idx {
 /// Where a value lives in generated code (see the file comment).
 enum class Storage : uint8_t { Scalar, Array, Virtual };
 
+/// What emit_fast_access emitted: nothing, a guarded fast path (the caller adds `else`
+/// with the general loop), or a fast path that is always exact (nothing more to emit).
+enum class FastAccess : uint8_t { kNone, kGuarded, kAlways };
+
 class Emitter {
  public:
   Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts);
@@ -104,6 +108,14 @@ class Emitter {
   void emit_cat(const ir::Op& op);
   void emit_join(const ir::Op& op);
 
+  // ---- contiguous fast paths (cpu_emit_access.cpp) ------------------------------------------
+  /// For a load / store whose pointer is affine with stride 1 along the last dimension and
+  /// whose mask is a conjunction of row-uniform terms and prefix bounds, emits contiguous
+  /// row loops, guarded by `if (<no offset arithmetic wraps>)` when anything could wrap
+  /// (kGuarded: the caller then emits `else { general loop }`). kNone: not applicable,
+  /// nothing emitted. `dst`: the load's result array.
+  FastAccess emit_fast_access(const ir::Op& op, const std::string& dst);
+
   // ---- memory (cpu_emit_memory.cpp) ---------------------------------------------------------
   void emit_load(const ir::Op& op);
   void emit_store(const ir::Op& op);
@@ -129,6 +141,17 @@ class Emitter {
   void emit_print(const ir::Op& op);
   /// Handlers for the terminators of the region being emitted (top of the stack).
   std::vector<std::function<void(const ir::Op&)>> terminator_handlers;
+
+  /// A loop-carried pointer tensor rendered as its initial value plus a scalar element
+  /// offset (for `p += uniform` in a loop): no pointer array is stored or copied.
+  struct CarriedPtr {
+    const ir::Value* init;  ///< the value the loop started from
+    std::string off;        ///< int64 local holding the accumulated offset
+  };
+  /// The carried-pointer form of `v` (a for body argument or result), or nullptr.
+  const CarriedPtr* carried_ptr(const ir::Value* v) const;
+  /// Bit d set when the elements of `v` may depend on index dimension d.
+  uint64_t dims_used(const ir::Value* v);
 
   const runtime::CodegenOptions& options() const { return opts_; }
   const ir::Function& function() const { return fn_; }
@@ -160,6 +183,7 @@ class Emitter {
   std::unordered_map<const ir::Value*, bool> cheap_memo_;
   std::unordered_map<const ir::Value*, int> weight_memo_;
   std::vector<std::unordered_map<std::string, std::string>> memo_;  // per loop body
+  std::unordered_map<const ir::Value*, CarriedPtr> carried_ptrs_;
 };
 
 /// True for ops whose tensor results may be virtual (views, leaves, elementwise).

@@ -56,7 +56,7 @@ typedef struct tritium_host {
 } tritium_host;
 
 #define TR_INLINE static inline __attribute__((always_inline))
-#define TR_SLOW static __attribute__((noinline))  // large, off the fast paths: compiled once
+#define TR_SLOW static __attribute__((noinline, const))  // large, pure, off the fast paths
 
 template <class To, class From> TR_INLINE To tr_bits(From x) { return __builtin_bit_cast(To, x); }
 
@@ -204,9 +204,35 @@ TR_INLINE double tr_fma_odd(double a, double b, double c) {
   return s;
 }
 
-// fp16 (stored as its bit pattern): conversions through _Float16 (correctly rounded).
-TR_INLINE float tr_h2f(uint16_t h) { return (float)tr_bits<_Float16>(h); }
-TR_INLINE uint16_t tr_f2h(float f) { return tr_bits<uint16_t>((_Float16)f); }
+// fp16 (stored as its bit pattern). Branch-free integer / float code that the C++ compiler
+// vectorises (GCC 12 does not vectorise _Float16 conversions without AVX512-FP16); the
+// well-known scaling formulations, exhaustively checked against correctly rounded
+// conversion. NaN: sign and payload kept, made quiet.
+TR_INLINE float tr_h2f(uint16_t h) {  // exact
+  uint32_t w = (uint32_t)h << 16;
+  uint32_t sign = w & 0x80000000u;
+  uint32_t two_w = w + w;
+  // normals, Inf and NaN: rebias the exponent by +224 and scale by 2^-112
+  float normalized = tr_bits<float>((two_w >> 4) + (0xe0u << 23)) * 0x1p-112f;
+  // subnormals: the mantissa placed under the exponent of 0.5, minus 0.5
+  float denormalized = tr_bits<float>((two_w >> 17) | (126u << 23)) - 0.5f;
+  return tr_bits<float>(sign | tr_bits<uint32_t>(two_w < (1u << 27) ? denormalized : normalized));
+}
+TR_INLINE uint16_t tr_f2h(float f) {  // round to nearest even
+  // Scaling by 2^112 then 2^-110 turns overflow into Inf; adding a power of two chosen from
+  // the exponent makes the float adder round the dropped bits exactly once.
+  float base = (__builtin_fabsf(f) * 0x1p112f) * 0x1p-110f;
+  uint32_t w = tr_bits<uint32_t>(f);
+  uint32_t shl1_w = w + w;
+  uint32_t sign = w & 0x80000000u;
+  uint32_t bias = shl1_w & 0xff000000u;
+  bias = bias < 0x71000000u ? 0x71000000u : bias;
+  base = tr_bits<float>((bias >> 1) + 0x07800000u) + base;
+  uint32_t bits = tr_bits<uint32_t>(base);
+  uint32_t nonsign = ((bits >> 13) & 0x7c00u) + (bits & 0x0fffu);
+  uint32_t nan = 0x7e00u | ((w >> 13) & 0x3ffu);
+  return (uint16_t)((sign >> 16) | (shl1_w > 0xff000000u ? nan : nonsign));
+}
 TR_INLINE uint16_t tr_d2h(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 1, 0, 0x7bff, 0, 0); }
 TR_INLINE uint16_t tr_d2h_rtz(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 1, 0, 0x7bff, 0, 1); }
 // bf16 (stored as its bit pattern).
@@ -267,6 +293,18 @@ template <class T> TR_INLINE T tr_f2i(double x) {
   if (t < lo) return tr_limits<T>::min();
   if (t >= hi) return tr_limits<T>::max();
   return (T)t;
+}
+
+// True when base + sum_d c_d * [0, n_d - 1] lies within [lo, hi] (exact arithmetic): the
+// guard of the contiguous fast paths (no intermediate offset wraps).
+TR_INLINE bool tr_aff_in(__int128 lo, __int128 hi, __int128 base, __int128 c0, int64_t n0, __int128 c1, int64_t n1,
+                         __int128 c2, int64_t n2, __int128 c3, int64_t n3) {
+  __int128 mn = base, mx = base, t;
+  t = c0 * (n0 - 1); if (t < 0) mn += t; else mx += t;
+  t = c1 * (n1 - 1); if (t < 0) mn += t; else mx += t;
+  t = c2 * (n2 - 1); if (t < 0) mn += t; else mx += t;
+  t = c3 * (n3 - 1); if (t < 0) mn += t; else mx += t;
+  return mn >= lo && mx <= hi;
 }
 
 // ---- atomics (sequentially consistent) -----------------------------------------------------

@@ -99,9 +99,9 @@ const std::string& host_cpu_identity() {
 
 std::vector<std::string> kernel_flags(bool portable) {
   (void)portable;
-  std::vector<std::string> f = {"-std=gnu++20",      "-O3",           "-march=native",  "-fPIC",
-                                "-shared",           "-ffp-contract=off", "-fno-fast-math", "-fno-math-errno",
-                                "-fvisibility=hidden", "-w"};
+  std::vector<std::string> f = {"-std=gnu++20",        "-O3",           "-march=native",   "-fPIC",
+                                "-shared",             "-ffp-contract=off", "-fno-fast-math", "-fno-math-errno",
+                                "-fno-trapping-math",  "-fvisibility=hidden", "-w"};
   for (const char* fn : kNoBuiltin) f.push_back(std::string("-fno-builtin-") + fn);
   return f;
 }

@@ -4,10 +4,13 @@
 // The compiler is $CXX (split on whitespace, so "ccache g++" works), else the compiler
 // tritium itself was built with (TRITIUM_CXX_COMPILER), else `c++`. Kernels are built with
 //   -std=gnu++20 -O3 -march=native -fPIC -shared -ffp-contract=off -fno-fast-math
-//   -fno-math-errno -fno-builtin-<f> for every transcendental libm function
+//   -fno-math-errno -fno-trapping-math -fno-builtin-<f> for every transcendental libm function
 // Contraction is off in both numerics modes (the reference interpreter does not contract);
-// -fno-builtin-<f> keeps the compiler from constant-folding expf & co. with a different
-// (correctly rounded) result than the libm call made at run time.
+// -fno-math-errno and -fno-trapping-math change no result (errno and floating-point
+// exception flags are not observable by kernels) but let the compiler if-convert and
+// vectorise selects over floating-point values; -fno-builtin-<f> keeps the compiler from
+// constant-folding expf & co. with a different (correctly rounded) result than the libm
+// call made at run time. Never -ffast-math.
 #pragma once
 #include <filesystem>
 #include <string>

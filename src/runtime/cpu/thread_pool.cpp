@@ -1,5 +1,7 @@
 #include "runtime/cpu/thread_pool.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -89,15 +91,22 @@ void ThreadPool::run(const std::function<void(unsigned)>& job) {
 }
 
 ThreadPool& ThreadPool::global() {
-  static ThreadPool pool([] {
-    if (const char* s = std::getenv("TRITIUM_NUM_THREADS")) {
-      int n = std::atoi(s);
-      if (n > 0) return static_cast<unsigned>(n);
-    }
+  // A forked child inherits the pool object but none of its threads: it gets a fresh pool
+  // (the parent's copy is abandoned, never joined).
+  static std::mutex mu;
+  static ThreadPool* pool = nullptr;
+  static pid_t owner = 0;
+  std::lock_guard<std::mutex> lk(mu);
+  if (!pool || owner != ::getpid()) {
     unsigned n = std::thread::hardware_concurrency();
-    return n ? n : 1u;
-  }(), size_t{256} << 20);
-  return pool;
+    if (const char* s = std::getenv("TRITIUM_NUM_THREADS")) {
+      int v = std::atoi(s);
+      if (v > 0) n = static_cast<unsigned>(v);
+    }
+    pool = new ThreadPool(n ? n : 1u, size_t{256} << 20);  // lives until the process exits
+    owner = ::getpid();
+  }
+  return *pool;
 }
 
 }  // namespace tritium::runtime::cpu

@@ -34,7 +34,8 @@ class ThreadPool {
   void run(const std::function<void(unsigned)>& job);
 
   /// The process-wide pool: std::thread::hardware_concurrency() workers (or
-  /// $TRITIUM_NUM_THREADS when set), 256 MiB stacks; created on first use.
+  /// $TRITIUM_NUM_THREADS when set), 256 MiB stacks; created on first use, and again in a
+  /// forked child (which inherits no worker threads). Never destroyed.
   static ThreadPool& global();
 
  private:

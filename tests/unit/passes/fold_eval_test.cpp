@@ -257,7 +257,8 @@ TEST(PassFoldEval, FloatCasesLeftAlone) {
   EXPECT_FALSE(fold_f(OpKind::Add, ScalarType::F32, 0.1, 1.0));
   // fp16/bf16 are not folded, nor float rem, min/max.
   EXPECT_FALSE(fold_f(OpKind::Add, ScalarType::F16, 1.0, 2.0));
-  EXPECT_FALSE(fold_f(OpKind::Add, ScalarType::BF16, 1.0, 2.0));
+  EXPECT_FALSE(fold_f(OpKind::Mul, ScalarType::BF16, 1.0, 2.0));
+  EXPECT_FALSE(fold_f(OpKind::Div, ScalarType::F16, 1.0, 4.0));
   EXPECT_FALSE(fold_f(OpKind::Rem, ScalarType::F32, 5.0, 3.0));
   EXPECT_FALSE(fold_f(OpKind::Max, ScalarType::F32, 5.0, 3.0));
   // Transcendental functions are never folded.
@@ -278,6 +279,14 @@ TEST(PassFoldEval, FloatNegAndCompare) {
   EXPECT_EQ(std::get<int64_t>(*cmp("ge", -2.5, 1.0)), 0);
   EXPECT_EQ(std::get<int64_t>(*cmp("eq", 0.0, -0.0)), 1);
   EXPECT_FALSE(cmp("ne", std::nan(""), 1.0));
+  // fp16 / bf16 constants compare and negate exactly (no arithmetic rounding involved).
+  auto h = fold_scalar(OpKind::Cmp, Type::of(ScalarType::F16), {ir::Attr{1.5}, ir::Attr{2.0}}, b,
+                       {{"pred", std::string("lt")}});
+  ASSERT_TRUE(h);
+  EXPECT_EQ(std::get<int64_t>(*h), 1);
+  auto nb = fold_scalar(OpKind::Neg, Type::of(ScalarType::BF16), {ir::Attr{-2.25}}, Type::of(ScalarType::BF16));
+  ASSERT_TRUE(nb);
+  EXPECT_EQ(std::get<double>(*nb), 2.25);
 }
 
 TEST(PassFoldEval, Casts) {
@@ -302,11 +311,32 @@ TEST(PassFoldEval, Casts) {
   EXPECT_EQ(std::get<double>(*cast(ScalarType::U64, I(INT64_MIN), ScalarType::F32)), 9223372036854775808.0);
   EXPECT_FALSE(cast(ScalarType::U64, I(-1), ScalarType::F64));  // 2^64 - 1 needs 64 bits
   EXPECT_EQ(std::get<double>(*cast(ScalarType::I1, I(1), ScalarType::F32)), 1.0);
-  EXPECT_FALSE(cast(ScalarType::I32, I(1), ScalarType::F16));  // exact, but fp16 constants are not produced
+  EXPECT_EQ(std::get<double>(*cast(ScalarType::I32, I(-2048), ScalarType::F16)), -2048.0);
+  EXPECT_FALSE(cast(ScalarType::I32, I(2049), ScalarType::F16));   // needs 12 significand bits
+  EXPECT_FALSE(cast(ScalarType::I32, I(65536), ScalarType::F16));  // beyond fp16's range
+  EXPECT_EQ(std::get<double>(*cast(ScalarType::I64, I(int64_t{1} << 40), ScalarType::BF16)), 1099511627776.0);
+  EXPECT_FALSE(cast(ScalarType::I32, I(257), ScalarType::BF16));  // 9 significand bits
   // float ↔ float.
   EXPECT_EQ(std::get<double>(*cast(ScalarType::F32, ir::Attr{0.25}, ScalarType::F64)), 0.25);
   EXPECT_EQ(std::get<double>(*cast(ScalarType::F64, ir::Attr{0.25}, ScalarType::F32)), 0.25);
   EXPECT_FALSE(cast(ScalarType::F64, ir::Attr{0.1}, ScalarType::F32));  // would round
+  // fp16 / bf16: exact values only (fp16 has 11 significand bits, normal min 2^-14, max 65504;
+  // bf16 has 8 bits and fp32's exponent range).
+  EXPECT_EQ(std::get<double>(*cast(ScalarType::F32, ir::Attr{-0.0}, ScalarType::F16)), 0.0);
+  EXPECT_TRUE(std::signbit(std::get<double>(*cast(ScalarType::F32, ir::Attr{-0.0}, ScalarType::F16))));
+  EXPECT_EQ(std::get<double>(*cast(ScalarType::F32, ir::Attr{65504.0}, ScalarType::F16)), 65504.0);
+  EXPECT_EQ(std::get<double>(*cast(ScalarType::F32, ir::Attr{1.0 + std::ldexp(1.0, -10)}, ScalarType::F16)),
+            1.0 + std::ldexp(1.0, -10));
+  EXPECT_FALSE(cast(ScalarType::F32, ir::Attr{1.0 + std::ldexp(1.0, -11)}, ScalarType::F16));
+  EXPECT_FALSE(cast(ScalarType::F32, ir::Attr{65520.0}, ScalarType::F16));              // overflows
+  EXPECT_FALSE(cast(ScalarType::F32, ir::Attr{std::ldexp(1.0, -20)}, ScalarType::F16));  // subnormal
+  EXPECT_EQ(std::get<double>(*cast(ScalarType::F32, ir::Attr{1.0 + std::ldexp(1.0, -7)}, ScalarType::BF16)),
+            1.0 + std::ldexp(1.0, -7));
+  EXPECT_FALSE(cast(ScalarType::F32, ir::Attr{1.0 + std::ldexp(1.0, -8)}, ScalarType::BF16));
+  EXPECT_EQ(std::get<double>(*cast(ScalarType::BF16, ir::Attr{-1.5}, ScalarType::F32)), -1.5);
+  EXPECT_EQ(std::get<double>(*cast(ScalarType::F16, ir::Attr{0.25}, ScalarType::BF16)), 0.25);
+  // An fp16 constant that is not an fp16 number is not trusted.
+  EXPECT_FALSE(cast(ScalarType::F16, ir::Attr{0.1}, ScalarType::F32));
   // float → int is never folded.
   EXPECT_FALSE(cast(ScalarType::F32, ir::Attr{2.0}, ScalarType::I32));
 }

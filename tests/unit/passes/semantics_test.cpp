@@ -28,9 +28,9 @@ using testing::at;
 using testing::count_all_ops;
 
 // Element types of the generated programs' variables (int1 values come from comparisons).
-const ScalarType kTypes[] = {ScalarType::I8, ScalarType::I32, ScalarType::I64, ScalarType::U8,
-                             ScalarType::U32, ScalarType::F32, ScalarType::F64};
-constexpr int kNumTypes = 7;
+const ScalarType kTypes[] = {ScalarType::I8,  ScalarType::I32, ScalarType::I64, ScalarType::U8,  ScalarType::U32,
+                             ScalarType::F32, ScalarType::F64, ScalarType::F16, ScalarType::BF16};
+constexpr int kNumTypes = 9;
 constexpr int kSlots = 64;  // output slots per type
 
 /// Deterministic generator of one random kernel (same seed → same program).
@@ -102,7 +102,7 @@ class Gen {
     if (ir::is_float(t)) {
       static const double kF[] = {0.0, 1.0, -1.0, 0.5, 2.0, 3.0, 0.1, -7.25, 1e-3, 65536.0};
       double v = kF[pick_int(10)];
-      if (t == ScalarType::F32) v = static_cast<double>(static_cast<float>(v));
+      if (t != ScalarType::F64) v = static_cast<double>(static_cast<float>(v));  // fp16/bf16: rounded by the IR
       return b_->const_float(ty, v, at(1));
     }
     static const int64_t kI[] = {0, 1, -1, 2, 3, 7, -8, 100, 127, -128, 255, 65535, INT32_MIN, INT64_MAX};
@@ -152,7 +152,7 @@ class Gen {
         break;
       }
       case 4: {
-        ScalarType t = coin(2) ? ScalarType::F32 : ScalarType::F64;
+        ScalarType t = kTypes[5 + pick_int(4)];
         def(b_->binary(kFloatOps[pick_int(4)], pick(t), pick(t), at(4)));
         break;
       }
@@ -281,6 +281,10 @@ std::vector<tritium_arg> random_inputs(uint64_t seed) {
   a[5].u64 = 0;
   a[5].f32 = static_cast<float>(static_cast<int>(nz() % 2001) - 1000) / 16.0f + 0.03125f;
   a[6].f64 = static_cast<double>(static_cast<int>(nz() % 2001) - 1000) / 64.0 + 0.015625;
+  static const uint16_t kF16[] = {0x3C00, 0xBE00, 0x4500, 0x3555, 0xC4D2};   // 1, -1.5, 5, ~1/3, ~-4.8
+  static const uint16_t kBF16[] = {0x3F80, 0xC010, 0x4120, 0x3EAB, 0xBDCD};  // 1, -2.25, 10, ~1/3, ~-0.1
+  a[7].u64 = kF16[nz() % 5];
+  a[8].u64 = kBF16[nz() % 5];
   return a;
 }
 

@@ -1,6 +1,7 @@
 // The CPU device: compile through the disk cache (hit on the second compile, rebuild of a
 // corrupted entry), buffers, and the thread pool.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -10,6 +11,7 @@
 
 #include "ir/builder.h"
 #include "runtime/cache.h"
+#include "runtime/cpu/compiler.h"
 #include "runtime/cpu/cpu_device.h"
 #include "runtime/cpu/thread_pool.h"
 
@@ -149,6 +151,45 @@ TEST(CpuDevice, BuffersAndArgumentChecks) {
 
   auto k = dev->compile(scale_kernel(7), {});
   EXPECT_THROW(k->launch({1, 1, 1}, {}), std::runtime_error);  // wrong argument count
+}
+
+TEST(CpuDevice, LaunchesInAForkedChild) {
+  // The parent's thread pool exists (launch once); a forked child must still run kernels.
+  auto dev = make_cpu_device();
+  auto k = dev->compile(scale_kernel(11), {});
+  check_scale(*k, 11);
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::vector<int32_t> x(16, 2), out(16, -1);
+    tritium_arg a0, a1;
+    a0.ptr = x.data();
+    a1.ptr = out.data();
+    k->launch({1, 1, 1}, {a0, a1});
+    bool ok = true;
+    for (int i = 0; i < 16; ++i) ok = ok && out[i] == 22 + i;
+    ::_exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+TEST(CpuCompiler, FailureReportsTheCompilerMessageAndKeptSource) {
+  TempDir dir("cpu-cc-fail");
+  fs::create_directories(dir.path);
+  fs::path src = dir.path / "broken.cpp";
+  { std::ofstream(src) << "int broken_value = ;\n"; }
+  try {
+    cpu::compile_shared_object(src, dir.path / "broken.so", false);
+    FAIL() << "expected the compiler to fail";
+  } catch (const std::runtime_error& e) {
+    std::string msg = e.what();
+    EXPECT_NE(msg.find("the C++ compiler failed"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("source kept at: " + src.string()), std::string::npos) << msg;
+    EXPECT_NE(msg.find("broken.cpp:1"), std::string::npos) << msg;  // the compiler's own diagnostic
+  }
+  EXPECT_TRUE(fs::exists(src));
 }
 
 TEST(CpuThreadPool, RunsTheJobOnEveryWorkerWithBigStacks) {

@@ -2,6 +2,9 @@
 // tensor and scalar, if, while), program ids over a 3-D grid, atomics, device_assert.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <climits>
+#include <cmath>
 #include <set>
 #include <stdexcept>
 
@@ -30,6 +33,73 @@ TEST(CpuControl, MaskedLoadWithOther) {
   auto kernel = compile(k.module);
   kernel->launch({3, 1, 1}, {arg_ptr(xs.data()), arg_ptr(res.data()), arg_i64(nvalid)});
   for (int i = 0; i < 3 * block; ++i) ASSERT_EQ(res[i], i < nvalid ? xs[i] : -7.5f) << i;
+}
+
+TEST(CpuControl, WrappingOffsetsKeepInt32Semantics) {
+  // offs = s + arange(64) wraps past INT32_MAX for s = INT32_MAX - 10: lane 10 has offs = MAX
+  // (not < n = MAX), lanes 11.. wrap negative (< n again). out[i] = load(x + (offs - s), offs < n, -1)
+  const int64_t block = 64;
+  KernelBuilder k("wrapping");
+  Value* x = k.ptr_param(ScalarType::F32);
+  Value* out = k.ptr_param(ScalarType::F32);
+  Value* s = k.param(Type::of(ScalarType::I32));
+  Value* n = k.param(Type::of(ScalarType::I32));
+  Value* offs = k.bin(OpKind::Add, k.splat(s, {block}), k.range(block));
+  Value* mask = k.b.cmp("lt", offs, k.splat(n, {block}), k.loc);
+  Value* rel = k.bin(OpKind::Sub, offs, k.splat(s, {block}));
+  Value* other = k.splat(k.const_of(Type::of(ScalarType::F32), -1.0), {block});
+  k.store(k.ptrs(out, k.range(block)), k.load(k.ptrs(x, rel), mask, other));
+  k.ret();
+  std::mt19937 rng(24);
+  std::vector<float> xs(block), res(block, NAN);
+  for (auto& v : xs) v = rand_nonzero(rng, 1, 2);
+  auto kernel = compile(k.module);
+  kernel->launch({1, 1, 1}, {arg_ptr(xs.data()), arg_ptr(res.data()), arg_i64(INT32_MAX - 10), arg_i64(INT32_MAX)});
+  for (int i = 0; i < block; ++i) ASSERT_EQ(res[i], i == 10 ? -1.0f : xs[i]) << i;
+  // Without wrapping (s = 5, n = 40) the contiguous path must agree too.
+  std::fill(res.begin(), res.end(), NAN);
+  kernel->launch({1, 1, 1}, {arg_ptr(xs.data()), arg_ptr(res.data()), arg_i64(5), arg_i64(40)});
+  for (int i = 0; i < block; ++i) ASSERT_EQ(res[i], i + 5 < 40 ? xs[i] : -1.0f) << i;
+}
+
+TEST(CpuControl, TwoDimensionalMaskedTiles) {
+  // A 20 x 40 matrix (row stride 50) in 16 x 32 tiles: out = load(x, (rm < M) & (rn < N), 0.5) + 2,
+  // stored with the same mask into a 20 x 40 output (row stride 45).
+  const int64_t BM = 16, BN = 32, M = 20, N = 40, SX = 50, SO = 45;
+  KernelBuilder k("tiles");
+  Value* x = k.ptr_param(ScalarType::F32);
+  Value* out = k.ptr_param(ScalarType::F32);
+  Value* m = k.param(Type::of(ScalarType::I32));
+  Value* nn = k.param(Type::of(ScalarType::I32));
+  Value* sx = k.param(Type::of(ScalarType::I32));
+  Value* so = k.param(Type::of(ScalarType::I32));
+  Value* rm = k.bin(OpKind::Add, k.splat(k.bin(OpKind::Mul, k.pid(0), k.i32(BM)), {BM}), k.range(BM));
+  Value* rn = k.bin(OpKind::Add, k.splat(k.bin(OpKind::Mul, k.pid(1), k.i32(BN)), {BN}), k.range(BN));
+  Value* rm2 = k.b.expand_dims(rm, 1, k.loc);
+  Value* rn2 = k.b.expand_dims(rn, 0, k.loc);
+  auto offs = [&](Value* stride) {
+    Value* rows = k.b.broadcast(k.bin(OpKind::Mul, rm2, k.splat(stride, {BM, 1})), {BM, BN}, k.loc);
+    return k.bin(OpKind::Add, rows, k.b.broadcast(rn2, {BM, BN}, k.loc));
+  };
+  Value* mrow = k.b.broadcast(k.b.cmp("lt", rm2, k.splat(m, {BM, 1}), k.loc), {BM, BN}, k.loc);
+  Value* mcol = k.b.broadcast(k.b.cmp("lt", rn2, k.splat(nn, {1, BN}), k.loc), {BM, BN}, k.loc);
+  Value* mask = k.bin(OpKind::And, mrow, mcol);
+  Value* other = k.splat(k.const_of(Type::of(ScalarType::F32), 0.5), {BM, BN});
+  Value* v = k.load(k.ptrs(x, offs(sx)), mask, other);
+  Value* two = k.splat(k.const_of(Type::of(ScalarType::F32), 2.0), {BM, BN});
+  k.store(k.ptrs(out, offs(so)), k.bin(OpKind::Add, v, two), mask);
+  k.ret();
+  std::mt19937 rng(25);
+  std::vector<float> xs(M * SX), res(M * SO, NAN);
+  for (auto& val : xs) val = rand_nonzero(rng, -4, 4);
+  auto kernel = compile(k.module);
+  kernel->launch({2, 2, 1}, {arg_ptr(xs.data()), arg_ptr(res.data()), arg_i64(M), arg_i64(N), arg_i64(SX), arg_i64(SO)});
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < SO; ++j) {
+      float got = res[i * SO + j];
+      if (j < N) ASSERT_EQ(got, xs[i * SX + j] + 2.0f) << i << "," << j;
+      else ASSERT_TRUE(std::isnan(got)) << "written outside the mask at " << i << "," << j;
+    }
 }
 
 TEST(CpuControl, ForLoopCarriesTensorAndScalar) {
@@ -211,6 +281,87 @@ TEST(CpuControl, AtomicAddFromEveryProgram) {
   EXPECT_EQ(seen.size(), static_cast<size_t>(progs));
   EXPECT_EQ(*seen.begin(), 0);
   EXPECT_EQ(*seen.rbegin(), progs - 1);
+}
+
+TEST(CpuControl, TensorAtomicsAndCompareAndSwap) {
+  // Every program p: fadd 16 exactly representable floats into total[0] (order-independent
+  // exact sum), atomic max/min of its lane values into int32 and fp32 cells, and one
+  // compare-and-swap on a lock (only the first swap from 0 succeeds).
+  const int64_t block = 16;
+  KernelBuilder k("atomics2");
+  Value* fcell = k.ptr_param(ScalarType::F32);  // [0] sum, [1] max, [2] min
+  Value* icell = k.ptr_param(ScalarType::I32);  // [0] max, [1] min, [2] lock
+  Value* olds = k.ptr_param(ScalarType::I32);   // CAS result per program
+  Value* pid = k.pid();
+  Value* lane = k.range(block);
+  Value* iv = k.bin(OpKind::Sub, k.bin(OpKind::Mul, k.splat(pid, {block}), lane), k.splat(k.i32(100), {block}));
+  Value* fv = k.b.cast(iv, ScalarType::F32, k.loc);
+  Value* mask = k.b.cmp("ne", lane, k.splat(k.i32(5), {block}), k.loc);  // lane 5 never participates
+  auto rmw = [&](const char* what, Value* p, Value* v) {
+    return k.b.create(OpKind::AtomicRMW, {k.splat(p, {block}), v, mask}, {v->type}, k.loc, {{"rmw", std::string(what)}})->result();
+  };
+  rmw("fadd", fcell, fv);
+  rmw("max", k.addptr(fcell, k.i32(1)), fv);
+  rmw("min", k.addptr(fcell, k.i32(2)), fv);
+  rmw("max", icell, iv);
+  rmw("min", k.addptr(icell, k.i32(1)), iv);
+  Value* lock = k.addptr(icell, k.i32(2));
+  Value* old = k.b.create(OpKind::AtomicCAS, {lock, k.i32(0), k.bin(OpKind::Add, pid, k.i32(1))},
+                          {Type::of(ScalarType::I32)}, k.loc)->result();
+  k.store(k.addptr(olds, pid), old);
+  k.ret();
+  const int progs = 64;
+  std::vector<float> fc = {0.0f, -1e30f, 1e30f};
+  std::vector<int32_t> ic = {INT32_MIN, INT32_MAX, 0}, o(progs, -7);
+  auto kernel = compile(k.module);
+  kernel->launch({progs, 1, 1}, {arg_ptr(fc.data()), arg_ptr(ic.data()), arg_ptr(o.data())});
+  double sum = 0;
+  int32_t mx = INT32_MIN, mn = INT32_MAX;
+  for (int p = 0; p < progs; ++p)
+    for (int l = 0; l < block; ++l) {
+      if (l == 5) continue;
+      int32_t v = p * l - 100;
+      sum += v;
+      mx = std::max(mx, v);
+      mn = std::min(mn, v);
+    }
+  EXPECT_EQ(fc[0], static_cast<float>(sum));  // every partial sum is an integer below 2^24: exact
+  EXPECT_EQ(fc[1], static_cast<float>(mx));
+  EXPECT_EQ(fc[2], static_cast<float>(mn));
+  EXPECT_EQ(ic[0], mx);
+  EXPECT_EQ(ic[1], mn);
+  int winners = 0;
+  for (int p = 0; p < progs; ++p) {
+    if (o[p] == 0) {
+      ++winners;
+      EXPECT_EQ(ic[2], p + 1);  // the winner's value is in the lock
+    } else {
+      EXPECT_EQ(o[p], ic[2]);  // everyone else saw the winner's value
+    }
+  }
+  EXPECT_EQ(winners, 1);
+}
+
+TEST(CpuControl, DeviceAssertOnATensorCondition) {
+  // assert x[0:8] < limit for every lane (debug build)
+  KernelBuilder k("checked_tensor");
+  Value* x = k.ptr_param(ScalarType::F32);
+  Value* limit = k.param(Type::of(ScalarType::F32));
+  Value* v = k.load(k.ptrs(x, k.range(8)));
+  k.b.create(OpKind::Assert, {k.b.cmp("lt", v, k.splat(limit, {8}), k.loc)}, {}, k.loc,
+             {{"msg", std::string("too big")}, {"file", std::string("t.py")}, {"line", int64_t{7}}});
+  k.ret();
+  runtime::CodegenOptions dbg;
+  dbg.debug = true;
+  auto kernel = compile(k.module, dbg);
+  std::vector<float> xs = {1, 2, 3, 4, 5, 6, 7, 8};
+  EXPECT_NO_THROW(kernel->launch({1, 1, 1}, {arg_ptr(xs.data()), arg_f32(9.0f)}));
+  try {
+    kernel->launch({1, 1, 1}, {arg_ptr(xs.data()), arg_f32(8.0f)});  // the last lane fails
+    FAIL() << "expected the launch to raise";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "device_assert failed: too big at t.py:7 in checked_tensor, program (0, 0, 0)");
+  }
 }
 
 TEST(CpuControl, DeviceAssertRaisesAfterLaunch) {

@@ -292,6 +292,50 @@ TEST(CpuVsInterp, CastMatrixBothRoundings) {
   }
 }
 
+/// fp16 / bf16 <-> fp32 over every 16-bit pattern, and fp32 -> fp16 / bf16 (both roundings)
+/// over 2^20 fp32 patterns spread across the whole bit space (every class: zeros,
+/// subnormals, normals, ties, overflow, Inf, NaN).
+TEST(CpuVsInterp, HalfConversionsExhaustive) {
+  constexpr int64_t BLK = 1024;
+  KernelBuilder k("half_conv");
+  Value* h = k.ptr_param(ScalarType::F16);
+  Value* bf = k.ptr_param(ScalarType::BF16);
+  Value* f = k.ptr_param(ScalarType::F32);
+  Value* out_hf = k.ptr_param(ScalarType::F32);
+  Value* out_bf = k.ptr_param(ScalarType::F32);
+  Value* out_h = k.ptr_param(ScalarType::F16);
+  Value* out_b = k.ptr_param(ScalarType::BF16);
+  Value* offs = k.bin(OpKind::Add, k.splat(k.bin(OpKind::Mul, k.pid(), k.i32(BLK)), {BLK}), k.range(BLK));
+  Value* in16 = k.b.cmp("lt", offs, k.splat(k.i32(65536), {BLK}), k.loc);
+  k.store(k.ptrs(out_hf, offs), k.b.cast(k.load(k.ptrs(h, offs), in16), ScalarType::F32, k.loc), in16);
+  k.store(k.ptrs(out_bf, offs), k.b.cast(k.load(k.ptrs(bf, offs), in16), ScalarType::F32, k.loc), in16);
+  Value* fv = k.load(k.ptrs(f, offs));
+  Value* twice = k.bin(OpKind::Mul, offs, k.splat(k.i32(2), {BLK}));
+  Value* twice1 = k.bin(OpKind::Add, twice, k.splat(k.i32(1), {BLK}));
+  k.store(k.ptrs(out_h, twice), k.b.cast(fv, ScalarType::F16, k.loc));
+  k.store(k.ptrs(out_h, twice1), k.b.cast(fv, ScalarType::F16, k.loc, "rtz"));
+  k.store(k.ptrs(out_b, twice), k.b.cast(fv, ScalarType::BF16, k.loc));
+  k.store(k.ptrs(out_b, twice1), k.b.cast(fv, ScalarType::BF16, k.loc, "rtz"));
+  k.ret();
+  const int64_t nf = int64_t{1} << 20;
+  Arg hin = buffer(65536, "fp16 in", ScalarType::F16), bin = buffer(65536, "bf16 in", ScalarType::BF16);
+  for (uint32_t i = 0; i < 65536; ++i) {
+    std::memcpy(&hin.bytes[2 * i], &i, 2);
+    std::memcpy(&bin.bytes[2 * i], &i, 2);
+  }
+  Arg fin = buffer(nf, "fp32 in", ScalarType::F32);
+  for (uint32_t i = 0; i < nf; ++i) {
+    uint32_t bits = i * 4096u + (i & 4095u);  // high bits sweep every exponent, low bits vary
+    if (i % 7 == 0) bits = (bits & 0xffffe000u) | 0x1000u;  // exact fp16 ties
+    if (i % 11 == 0) bits = (bits & 0xffff0000u) | 0x8000u;  // exact bf16 ties
+    std::memcpy(&fin.bytes[4 * i], &bits, 4);
+  }
+  auto kernel = compile(k.module);
+  expect_same(k.module, *kernel, {static_cast<int32_t>(nf / BLK), 1, 1},
+              {hin, bin, fin, buffer(65536, "fp16->fp32", ScalarType::F32), buffer(65536, "bf16->fp32", ScalarType::F32),
+               buffer(2 * nf, "fp32->fp16", ScalarType::F16), buffer(2 * nf, "fp32->bf16", ScalarType::BF16)});
+}
+
 // ---- math functions ----------------------------------------------------------------------------
 
 TEST(CpuVsInterp, MathFunctionsF32F64) {

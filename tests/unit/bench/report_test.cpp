@@ -1,0 +1,105 @@
+// Tests of the bench's derived figures and presentation (bench/report.h, bench/timing.h):
+// rates, percentages, units, the JSON document and the repetition logic. No timing is
+// measured: durations are made up and launches are counted.
+#include "bench/report.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace {
+
+using namespace tritium::bench;
+
+CaseResult fake_result(bool memory_bound, double bytes, double flops, double median_s) {
+  CaseResult r;
+  r.info.id = "k/fp32/8";
+  r.info.kernel = "k";
+  r.info.shape = "8";
+  r.info.dtype = "fp32";
+  r.info.memory_bound = memory_bound;
+  r.info.bytes = bytes;
+  r.info.flops = flops;
+  r.backend = "cpu";
+  r.passed = true;
+  r.timed = true;
+  r.timing.samples = {median_s};
+  r.timing.median = median_s;
+  return r;
+}
+
+TEST(BenchReport, RatesAndPercentOfCopy) {
+  RunInfo info;
+  info.copy.bytes_per_s = 4e9;
+  const CaseResult mem = fake_result(true, 1e9, 0, 0.5);
+  EXPECT_DOUBLE_EQ(achieved_bytes_per_s(mem), 2e9);
+  EXPECT_DOUBLE_EQ(percent_of_copy(mem, info), 50.0);
+  EXPECT_EQ(format_rate(mem), "2 GB/s");
+  const CaseResult mm = fake_result(false, 1e6, 3e12, 2.0);
+  EXPECT_DOUBLE_EQ(achieved_flops_per_s(mm), 1.5e12);
+  EXPECT_EQ(format_rate(mm), "1.5 TFLOP/s");
+  EXPECT_EQ(format_rate(fake_result(false, 1e6, 3e9, 2.0)), "1.5 GFLOP/s");
+  CaseResult untimed = mem;
+  untimed.timed = false;
+  EXPECT_EQ(achieved_bytes_per_s(untimed), 0.0);
+  EXPECT_EQ(format_rate(untimed), "-");
+  info.copy.bytes_per_s = 0;  // not measured
+  EXPECT_EQ(percent_of_copy(mem, info), 0.0);
+}
+
+TEST(BenchReport, SecondsFormatting) {
+  EXPECT_EQ(format_seconds(2.5), "2.5 s");
+  EXPECT_EQ(format_seconds(0.0123), "12.3 ms");
+  EXPECT_EQ(format_seconds(4.56e-4), "456 us");
+  EXPECT_EQ(format_seconds(7e-8), "70 ns");
+}
+
+TEST(BenchReport, TableAndJsonOfAFailure) {
+  RunInfo info;
+  info.backend = "cpu";
+  info.copy.bytes_per_s = 1e9;
+  CaseResult bad = fake_result(true, 1e6, 0, 1e-3);
+  bad.passed = false;
+  bad.timed = false;
+  bad.check.count = 8;
+  bad.check.bad = 1;
+  bad.check.non_finite = 1;
+  bad.check.worst_ratio = std::numeric_limits<double>::infinity();
+  bad.check.worst_got = std::nan("");
+  bad.worst_output = "out";
+  const std::string table = format_table({fake_result(true, 1e6, 0, 1e-3), bad}, info);
+  EXPECT_NE(table.find("1 passed, 1 failed"), std::string::npos) << table;
+  EXPECT_NE(table.find("FAIL k/fp32/8"), std::string::npos) << table;
+  EXPECT_NE(table.find("NaN/Inf"), std::string::npos) << table;
+  const nlohmann::json j = to_json({bad}, info);
+  EXPECT_TRUE(j["cases"][0]["err_over_tol"].is_null());  // inf is not JSON
+  EXPECT_EQ(j["cases"][0]["passed"], false);
+  EXPECT_EQ(j["summary"]["failed"], 1);
+  EXPECT_FALSE(j["cases"][0].contains("time_s"));
+  EXPECT_NO_THROW((void)j.dump());
+}
+
+TEST(BenchTiming, MedianAndRepetitions) {
+  EXPECT_EQ(median_of({3.0, 1.0, 2.0}), 2.0);
+  EXPECT_EQ(median_of({4.0, 1.0, 3.0, 2.0}), 2.5);
+  EXPECT_EQ(median_of({}), 0.0);
+  int launches = 0, syncs = 0;
+  TimingPlan plan;
+  plan.warmup = 2;
+  plan.repeat = 5;
+  const TimingResult r = time_launches([&] { ++launches; }, [&] { ++syncs; }, plan);
+  EXPECT_EQ(launches, 7);
+  EXPECT_EQ(syncs, 6);  // once after the warm-up, once per timed launch
+  ASSERT_EQ(r.samples.size(), 5u);
+  EXPECT_LE(r.min, r.median);
+  EXPECT_LE(r.median, r.max);
+  // A budget already exhausted still leaves three timed launches.
+  plan.budget_s = 1e-12;
+  plan.warmup = 0;
+  launches = 0;
+  EXPECT_EQ(time_launches([&] { ++launches; }, [] {}, plan).samples.size(), 3u);
+  EXPECT_EQ(launches, 3);
+}
+
+}  // namespace
