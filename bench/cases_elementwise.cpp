@@ -28,12 +28,29 @@ Tolerance swiglu_tol(HostDtype out) {
           "~8 fp32 roundings (16 u32) + output rounding (2 u_out) relative, + 1 subnormal abs"};
 }
 
-void add_vector_add(std::vector<Case>& out, HostDtype t, int64_t n, bool quick) {
+// One flat binary elementwise kernel `fn(a_ptr, b_ptr, out_ptr, n, BLOCK_SIZE)` over n
+// elements: the shape shared by vector_add and swiglu (inputs a, b drawn uniformly from
+// their ranges, output poisoned, one float64 reference over the stored inputs).
+struct BinaryElementwise {
+  const char* kernel;
+  const char* file;
+  const char* function;
+  const char* a_name;
+  double a_lo, a_hi;
+  const char* b_name;
+  double b_lo, b_hi;
+  double (*bytes)(int64_t n, size_t s);
+  void (*ref)(const double* a, const double* b, double* out, int64_t n);
+  Tolerance (*tol)(HostDtype out);
+};
+
+void add_binary_elementwise(std::vector<Case>& out, const BinaryElementwise& k, HostDtype t, int64_t n,
+                            bool quick) {
   const int64_t block = 1024;
   Case c;
-  c.kernel = "vector_add";
-  c.file = "vector_add.py";
-  c.function = "add_kernel";
+  c.kernel = k.kernel;
+  c.file = k.file;
+  c.function = k.function;
   c.shape = fmt::format("{}", n);
   c.dtype = dtype_name(t);
   c.id = case_id(c.kernel, t, c.shape);
@@ -41,61 +58,32 @@ void add_vector_add(std::vector<Case>& out, HostDtype t, int64_t n, bool quick) 
   c.signature = fmt::format("{}, {}, {}, {}, {}", p, p, p, int_spec(n), block);
   c.grid = {cdiv(n, block), 1, 1};
   c.quick = quick;
-  c.bytes = bytes_vector_add(n, dtype_size(t));
+  c.bytes = k.bytes(n, dtype_size(t));
   const std::string id = c.id;
-  c.make = [id, t, n](const NumericsContext&) {
+  c.make = [id, k, t, n](const NumericsContext&) {
     Rng rng(seed_from(id));
     Problem pb;
-    pb.arrays.push_back(random_array("x", t, n, rng, -4.0, 4.0));
-    pb.arrays.push_back(random_array("y", t, n, rng, -4.0, 4.0));
+    pb.arrays.push_back(random_array(k.a_name, t, n, rng, k.a_lo, k.a_hi));
+    pb.arrays.push_back(random_array(k.b_name, t, n, rng, k.b_lo, k.b_hi));
     pb.arrays.push_back(poisoned_array("out", t, n));
     pb.args = {LaunchArg::buf(0), LaunchArg::buf(1), LaunchArg::buf(2), LaunchArg::integer(n)};
     Expected e;
     e.buffer = 2;
     e.ref.resize(n);
-    const std::vector<double> x = pb.arrays[0].to_double(), y = pb.arrays[1].to_double();
-    ref::ref_vector_add(x.data(), y.data(), e.ref.data(), n);
-    e.tol = vector_add_tol(t);
+    const std::vector<double> a = pb.arrays[0].to_double(), b = pb.arrays[1].to_double();
+    k.ref(a.data(), b.data(), e.ref.data(), n);
+    e.tol = k.tol(t);
     pb.expected.push_back(std::move(e));
     return pb;
   };
   out.push_back(std::move(c));
 }
 
-void add_swiglu(std::vector<Case>& out, HostDtype t, int64_t n, bool quick) {
-  const int64_t block = 1024;
-  Case c;
-  c.kernel = "swiglu";
-  c.file = "swiglu.py";
-  c.function = "swiglu_kernel";
-  c.shape = fmt::format("{}", n);
-  c.dtype = dtype_name(t);
-  c.id = case_id(c.kernel, t, c.shape);
-  const std::string p = ptr_spec(t);
-  c.signature = fmt::format("{}, {}, {}, {}, {}", p, p, p, int_spec(n), block);
-  c.grid = {cdiv(n, block), 1, 1};
-  c.quick = quick;
-  c.bytes = bytes_swiglu(n, dtype_size(t));
-  const std::string id = c.id;
-  c.make = [id, t, n](const NumericsContext&) {
-    Rng rng(seed_from(id));
-    Problem pb;
-    // gate spans both saturated ends of the sigmoid; up any sign.
-    pb.arrays.push_back(random_array("gate", t, n, rng, -6.0, 6.0));
-    pb.arrays.push_back(random_array("up", t, n, rng, -4.0, 4.0));
-    pb.arrays.push_back(poisoned_array("out", t, n));
-    pb.args = {LaunchArg::buf(0), LaunchArg::buf(1), LaunchArg::buf(2), LaunchArg::integer(n)};
-    Expected e;
-    e.buffer = 2;
-    e.ref.resize(n);
-    const std::vector<double> g = pb.arrays[0].to_double(), u = pb.arrays[1].to_double();
-    ref::ref_swiglu(g.data(), u.data(), e.ref.data(), n);
-    e.tol = swiglu_tol(t);
-    pb.expected.push_back(std::move(e));
-    return pb;
-  };
-  out.push_back(std::move(c));
-}
+const BinaryElementwise kVectorAdd = {"vector_add", "vector_add.py", "add_kernel", "x", -4.0, 4.0, "y", -4.0, 4.0,
+                                      bytes_vector_add, ref::ref_vector_add, vector_add_tol};
+// gate spans both saturated ends of the sigmoid; up any sign.
+const BinaryElementwise kSwiglu = {"swiglu", "swiglu.py", "swiglu_kernel", "gate", -6.0, 6.0, "up", -4.0, 4.0,
+                                   bytes_swiglu, ref::ref_swiglu, swiglu_tol};
 
 // swiglu_rows on a fused projection h = [rows, 2*cols]: gate = h, up = h + cols, both with
 // row stride 2*cols; out is [rows, cols] contiguous.
@@ -148,13 +136,13 @@ void add_swiglu_rows(std::vector<Case>& out, HostDtype t, int64_t rows, int64_t 
 void add_elementwise_cases(std::vector<Case>& out) {
   for (HostDtype t : kAllDtypes) {
     const int64_t large_n = kLargeArrayBytes / static_cast<int64_t>(dtype_size(t));
-    add_vector_add(out, t, 100003, true);  // ragged: the last program is masked
-    add_vector_add(out, t, large_n, false);
+    add_binary_elementwise(out, kVectorAdd, t, 100003, true);  // ragged: the last program is masked
+    add_binary_elementwise(out, kVectorAdd, t, large_n, false);
   }
   for (HostDtype t : kAllDtypes) {
     const int64_t large_n = kLargeArrayBytes / static_cast<int64_t>(dtype_size(t));
-    add_swiglu(out, t, 100003, true);
-    add_swiglu(out, t, large_n, false);
+    add_binary_elementwise(out, kSwiglu, t, 100003, true);
+    add_binary_elementwise(out, kSwiglu, t, large_n, false);
   }
   for (HostDtype t : kAllDtypes) {
     const int64_t large_rows = kLargeArrayBytes / static_cast<int64_t>(dtype_size(t)) / 4096;
