@@ -123,7 +123,7 @@ CaseResult run_case(const Case& c, ExecContext& ctx) {
     stage("time");
     TimingPlan plan = ctx.plan;
     // Automatic mode on a slow case: the checked launch already warmed everything up.
-    if (plan.budget_s > 0 && first_launch_s > plan.budget_s / 4) plan.warmup = 0;
+    if (plan.budget_s > 0 && first_launch_s > plan.budget_s / 4) plan.warmup = 0, plan.warmup_s = 0;
     r.timing = time_launches([&] { k.launch(grid, args); }, [&] { ctx.device->synchronize(); }, plan);
     r.timed = true;
   } catch (const std::exception& e) {

@@ -107,7 +107,11 @@ int run_bench(const BenchOptions& opts) {
   ctx.plan.repeat = opts.repeat > 0 ? opts.repeat : 10;
   // Without --repeat/--warmup, slow cases stop after ~2 s of timed launches (3 at least)
   // and skip the warm-up when the checked launch took long.
-  ctx.plan.budget_s = opts.repeat > 0 || opts.warmup >= 0 ? 0.0 : 2.0;
+  const bool automatic = opts.repeat <= 0 && opts.warmup < 0;
+  ctx.plan.budget_s = automatic ? 2.0 : 0.0;
+  // Automatic mode also warms up for 0.2 s and times for at least 0.5 s (see TimingPlan).
+  ctx.plan.warmup_s = automatic ? 0.2 : 0.0;
+  ctx.plan.min_time_s = automatic ? 0.5 : 0.0;
 
   std::vector<CaseResult> results;
   bool any_failed = false;

@@ -17,12 +17,19 @@ double median_of(std::vector<double> v) {
 TimingResult time_launches(const std::function<void()>& launch, const std::function<void()>& sync,
                            const TimingPlan& plan) {
   using clock = std::chrono::steady_clock;
+  const auto w0 = clock::now();
   for (int i = 0; i < plan.warmup; ++i) launch();
   sync();
+  while (plan.warmup_s > 0 && std::chrono::duration<double>(clock::now() - w0).count() < plan.warmup_s) {
+    launch();
+    sync();
+  }
   TimingResult r;
   const int repeat = std::max(1, plan.repeat);
+  const int max_repeat = std::max(repeat, plan.max_repeat);
   double total = 0;
-  for (int i = 0; i < repeat; ++i) {
+  for (int i = 0; i < max_repeat; ++i) {
+    if (i >= repeat && total >= plan.min_time_s) break;
     const auto t0 = clock::now();
     launch();
     sync();

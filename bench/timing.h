@@ -16,6 +16,17 @@ struct TimingPlan {
   /// stay bounded; run_case also skips the warm-up when its checked launch took over a
   /// quarter of it.
   double budget_s = 0;
+  /// Warm-up by time: after the `warmup` launches, keep launching (untimed) until this many
+  /// seconds have passed since the first warm-up launch. On the 2-core CI-class VM the first
+  /// ~50 ms of launches of a memory-bound kernel run up to 2x slower (clock and memory ramp-up,
+  /// measured 2026-12-01: rmsnorm 4096x4096 fp32 at 5.4 ms median after 2 warm-up launches,
+  /// 4.4 ms after 20), so automatic mode warms up for a fixed time, not a fixed count.
+  double warmup_s = 0;
+  /// Repeat by time: after the `repeat` timed launches, keep timing launches while the timed
+  /// total is under this many seconds (and under budget_s when that is set), up to
+  /// max_repeat launches, so fast cases get enough samples for a stable median.
+  double min_time_s = 0;
+  int max_repeat = 1000;
 };
 
 /// Timings of one case, in seconds.
@@ -30,8 +41,10 @@ struct TimingResult {
 /// The median of `v` (0 for an empty vector); `v` is taken by value and sorted.
 double median_of(std::vector<double> v);
 
-/// Runs `launch` plan.warmup times, then times each of plan.repeat calls of `launch`
-/// followed by `sync` (the device's synchronize) with std::chrono::steady_clock.
+/// Runs `launch` plan.warmup times (then more until plan.warmup_s has passed), then times
+/// each of plan.repeat calls of `launch` (then more while the timed total is under
+/// plan.min_time_s, at most plan.max_repeat) followed by `sync` (the device's synchronize)
+/// with std::chrono::steady_clock.
 TimingResult time_launches(const std::function<void()>& launch, const std::function<void()>& sync,
                            const TimingPlan& plan);
 

@@ -390,6 +390,9 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst) {
     line(fmt::format("{0} = tr_imin<int64_t>({0}, tr_imax<int64_t>((int64_t)0, {1}));", lim, bound));
   }
   std::string j = fmt::format("j{}", id);
+  // fp16 stores of values computed in fp32: the row's fp32 results go to a local array,
+  // then one bulk RNE conversion (tr_f2h_n) writes them.
+  std::string f32_row;
   auto lane = [&](const std::string& start, const std::string& end, bool valid) {
     open(fmt::format("for (int64_t {0} = {1}; {0} < {2}; ++{0})", j, start, end));
     memo_.emplace_back();
@@ -399,18 +402,58 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst) {
     if (is_load) {
       std::string v = valid ? fmt::format("{}[{}]", rp, j) : (other ? elem(other, i) : zero_of(ir::Type::of(ptr->type.scalar)));
       line(fmt::format("{}[{} + {}] = {};", dst, lb, j, v));
+    } else if (!f32_row.empty()) {
+      line(fmt::format("{}[{}] = {};", f32_row, j, unrounded_f16(val, i)));
     } else {
       line(fmt::format("{}[{}] = {};", rp, j, elem(val, i)));
     }
     memo_.pop_back();
     close();
   };
+  if (!is_load && rounds_from_f32(val)) {
+    f32_row = fresh("f32row");
+    line(fmt::format("alignas(64) float {}[{}];", f32_row, L));
+  }
   lane("0", lim, true);
+  if (!f32_row.empty()) line(fmt::format("tr_f2h_n({}, {}, {});", rp, f32_row, lim));
   if (is_load && (!prefixes.empty() || !row_terms.empty())) lane(lim, std::to_string(L), false);
   for (int k = 0; k < loops; ++k) close();
   memo_.pop_back();
   close();
   return guarded ? FastAccess::kGuarded : FastAccess::kAlways;
+}
+
+bool Emitter::rounds_from_f32(const Value* v) const {
+  if (storage(v) != Storage::Virtual || !v->def || v->type.is_ptr || v->type.scalar != ScalarType::F16) return false;
+  const Op& op = *v->def;
+  switch (op.kind) {
+    case OpKind::Cast: {
+      const ir::Type& src = op.operands[0]->type;
+      const std::string r = op.attr_str("rounding");
+      return !src.is_ptr && src.scalar == ScalarType::F32 && (r.empty() || r == "rtne");
+    }
+    case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string Emitter::unrounded_f16(const Value* v, const Idx& idx) {
+  if (!rounds_from_f32(v)) return "";
+  const Op& op = *v->def;
+  switch (op.kind) {
+    case OpKind::Cast:
+      return elem(op.operands[0], idx);
+    case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: {
+      const char* o = op.kind == OpKind::Add ? "+" : op.kind == OpKind::Sub ? "-" : op.kind == OpKind::Mul ? "*" : "/";
+      // elementwise_expr's fp16 arithmetic, without its final tr_f2h
+      return fmt::format("({} {} {})", to_compute(ScalarType::F16, elem(op.operands[0], idx)), o,
+                         to_compute(ScalarType::F16, elem(op.operands[1], idx)));
+    }
+    default:
+      return "";
+  }
 }
 
 }  // namespace tritium::codegen::cpu

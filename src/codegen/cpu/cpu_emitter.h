@@ -116,6 +116,13 @@ class Emitter {
   /// nothing emitted. `dst`: the load's result array.
   FastAccess emit_fast_access(const ir::Op& op, const std::string& dst);
 
+  /// For an fp16 value computed in fp32 and rounded once at the end (a virtual cast from
+  /// fp32 with RNE, or fp16 + - * /), the fp32 expression before that rounding at `idx`;
+  /// "" otherwise. The fast store then converts a whole row with tr_f2h_n (same bits).
+  std::string unrounded_f16(const ir::Value* v, const Idx& idx);
+  /// True when unrounded_f16(v, ...) has that form (checks the ops only, emits nothing).
+  bool rounds_from_f32(const ir::Value* v) const;
+
   // ---- memory (cpu_emit_memory.cpp) ---------------------------------------------------------
   void emit_load(const ir::Op& op);
   void emit_store(const ir::Op& op);

@@ -233,6 +233,26 @@ TR_INLINE uint16_t tr_f2h(float f) {  // round to nearest even
   uint32_t nan = 0x7e00u | ((w >> 13) & 0x3ffu);
   return (uint16_t)((sign >> 16) | (shl1_w > 0xff000000u ? nan : nonsign));
 }
+// n floats rounded to fp16 (RNE), the same bits as tr_f2h element by element: the store
+// fast paths write a row of fp32 results to a local array and convert it here. With F16C
+// (x86 since 2012) 8 lanes per vcvtps2ph, immediate 0 = round to nearest even, which quiets
+// a NaN and keeps its top payload bits exactly as tr_f2h does (checked over all 2^32 floats
+// by tests/unit/codegen/cpu/cpu_prelude_test.cpp). The software conversion above costs
+// ~14 vector ops per 16 lanes: in the fp16 elementwise kernels it, not memory, was the limit.
+static inline void tr_f2h_n(uint16_t* __restrict d, const float* __restrict s, int64_t n) {
+  int64_t i = 0;
+#if defined(__F16C__) && defined(__AVX__)
+  typedef float tr_v8f __attribute__((vector_size(32)));
+  typedef short tr_v8s __attribute__((vector_size(16)));
+  for (; i + 8 <= n; i += 8) {
+    tr_v8f x;
+    memcpy(&x, s + i, sizeof x);
+    const tr_v8s h = __builtin_ia32_vcvtps2ph256(x, 0);
+    memcpy(d + i, &h, sizeof h);
+  }
+#endif
+  for (; i < n; ++i) d[i] = tr_f2h(s[i]);
+}
 TR_INLINE uint16_t tr_d2h(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 1, 0, 0x7bff, 0, 0); }
 TR_INLINE uint16_t tr_d2h_rtz(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 1, 0, 0x7bff, 0, 1); }
 // bf16 (stored as its bit pattern).

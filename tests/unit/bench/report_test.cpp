@@ -1,12 +1,15 @@
 // Tests of the bench's derived figures and presentation (bench/report.h, bench/timing.h):
-// rates, percentages, units, the JSON document and the repetition logic. No timing is
-// measured: durations are made up and launches are counted.
+// rates, percentages, units, the JSON document and the repetition logic. No speed is
+// asserted: durations are made up, launches are counted, and the time-based plans use
+// launches that sleep 1 ms (a lower bound, so only the counts' bounds are checked).
 #include "bench/report.h"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <thread>
 
 namespace {
 
@@ -100,6 +103,26 @@ TEST(BenchTiming, MedianAndRepetitions) {
   launches = 0;
   EXPECT_EQ(time_launches([&] { ++launches; }, [] {}, plan).samples.size(), 3u);
   EXPECT_EQ(launches, 3);
+  // Warm-up and repetition by time: a launch that takes ~1 ms, warmed up for 20 ms and
+  // timed for at least 30 ms, gives more launches than the counts alone would.
+  TimingPlan timed;
+  timed.warmup = 1;
+  timed.repeat = 2;
+  timed.warmup_s = 0.02;
+  timed.min_time_s = 0.03;
+  timed.max_repeat = 1000;
+  launches = 0;
+  const auto sleepy = [&] {
+    ++launches;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  };
+  const TimingResult t = time_launches(sleepy, [] {}, timed);
+  EXPECT_GE(t.samples.size(), 20u);  // >= 30 ms of ~1 ms launches (sleep never returns early)
+  EXPECT_LE(t.samples.size(), 31u);
+  EXPECT_GE(launches - static_cast<int>(t.samples.size()), 10);  // >= 20 ms of warm-up
+  // max_repeat caps the timed launches.
+  timed.max_repeat = 4;
+  EXPECT_EQ(time_launches(sleepy, [] {}, timed).samples.size(), 4u);
 }
 
 }  // namespace
