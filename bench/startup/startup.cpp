@@ -1,0 +1,226 @@
+// startup.cpp - compile units of the suite, the cold-compile measurement, and both sides of
+// the cached-launch child process (see startup.h).
+#include "bench/startup/startup.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <tritium/tritium.h>
+
+#include "runtime/cache.h"
+#include "runtime/cpu/compiler.h"
+#include "runtime/cpu/cpu_device.h"
+
+extern char** environ;
+
+namespace tritium::bench::startup {
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Bytes of every pointer argument of the child's launch. With integers of 16 and one
+/// program, the suite's kernels touch at most a few KiB (attention: 64 rows x stride 16 +
+/// head dim 128 elements); the rest of the 256 KiB is margin. Fresh mmap'd pages: no fill.
+constexpr size_t kTinyBytes = size_t{256} << 10;
+
+double seconds_since(int64_t start_ns) { return static_cast<double>(monotonic_ns() - start_ns) * 1e-9; }
+
+/// Regular files below `root`, skipping the cache's scratch directory ROOT/tmp.
+std::vector<fs::path> cache_files(const fs::path& root) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->is_directory() && it->path().filename() == "tmp" && it.depth() == 0) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file()) out.push_back(it->path());
+  }
+  return out;
+}
+
+/// The value of "key=" in a line of space-separated key=value pairs (0 when missing).
+int64_t field(const std::string& line, const std::string& key) {
+  const std::string k = " " + key + "=";
+  const size_t p = line.find(k);
+  return p == std::string::npos ? 0 : std::strtoll(line.c_str() + p + k.size(), nullptr, 10);
+}
+
+}  // namespace
+
+int64_t monotonic_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
+}
+
+std::vector<CompileUnit> compile_units(const std::vector<Case>& cases) {
+  std::vector<CompileUnit> out;
+  std::set<std::tuple<std::string, std::string, std::string>> seen;
+  for (const Case& c : cases) {
+    if (!seen.insert({c.file, c.function, c.signature}).second) continue;
+    out.push_back(CompileUnit{c.kernel, c.dtype, c.id, c.file, c.function, c.signature});
+  }
+  return out;
+}
+
+ColdCompile measure_cold_compile(const CompileUnit& u, const std::string& kernels_dir, const fs::path& cache_root) {
+  ColdCompile r;
+  const std::string path = (fs::path(kernels_dir) / u.file).string();
+  try {
+    if (!cache_files(cache_root).empty()) throw Error(ErrorKind::Usage, "cache directory is not empty: " + cache_root.string());
+    // A private device, so its on-disk cache is `cache_root` whatever TRITIUM_CACHE_DIR says.
+    Device device(std::shared_ptr<runtime::Device>(runtime::cpu::make_cpu_device({cache_root})));
+    const uint64_t builds_before = runtime::cpu::cpu_compile_counters().builds;
+
+    int64_t t = monotonic_ns();
+    {
+      Module m = Module::from_file(path);
+      CompiledKernel k = m.kernel(u.function).compile(device, u.signature);
+      r.total_s = seconds_since(t);
+      r.source_bytes = k.source().size();
+    }
+    if (runtime::cpu::cpu_compile_counters().builds != builds_before + 1)
+      throw Error(ErrorKind::Internal, "the cold compile did not run the C++ compiler exactly once");
+
+    t = monotonic_ns();
+    {
+      Module m = Module::from_file(path);
+      (void)m.kernel(u.function).ir(u.signature);
+    }
+    r.frontend_s = seconds_since(t);
+
+    const std::vector<fs::path> files = cache_files(cache_root);
+    r.cache_entries = static_cast<int>(files.size());
+    fs::path source;
+    for (const fs::path& f : files)
+      if (f.extension() == ".cpp") source = f;
+    if (source.empty()) throw Error(ErrorKind::Internal, "no generated .cpp entry in " + cache_root.string());
+    runtime::DiskCache cache(cache_root);
+    const fs::path scratch = cache.make_scratch_dir();
+    t = monotonic_ns();
+    runtime::cpu::compile_shared_object(source, scratch / "kernel.so", false);
+    r.cxx_s = seconds_since(t);
+    std::error_code ec;
+    fs::remove_all(scratch, ec);
+    r.ok = true;
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  return r;
+}
+
+ChildRun run_cached_launch(const std::string& exe, const CompileUnit& u, const std::string& kernels_dir,
+                           const fs::path& cache_root) {
+  ChildRun r;
+  const std::string path = (fs::path(kernels_dir) / u.file).string();
+  std::vector<std::string> argv_s = {exe, "--child", path, u.function, u.signature};
+  std::vector<std::string> env_s;
+  for (char** e = environ; *e; ++e)
+    if (std::strncmp(*e, "TRITIUM_CACHE_DIR=", 18) != 0) env_s.emplace_back(*e);
+  env_s.push_back("TRITIUM_CACHE_DIR=" + cache_root.string());
+  std::vector<char*> argv, envp;
+  for (auto& s : argv_s) argv.push_back(s.data());
+  for (auto& s : env_s) envp.push_back(s.data());
+  argv.push_back(nullptr);
+  envp.push_back(nullptr);
+
+  const std::string log = cache_root.string() + ".child.out";
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+
+  pid_t pid = 0;
+  const int64_t spawn_ns = monotonic_ns();
+  const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), envp.data());
+  int status = 0;
+  if (rc == 0)
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  const int64_t exit_ns = monotonic_ns();
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) {
+    r.error = fmt::format("cannot run '{}': {}", exe, std::strerror(rc));
+    return r;
+  }
+
+  const std::string out = runtime::read_file_bytes(log).value_or("");
+  std::error_code ec;
+  fs::remove(log, ec);
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  const size_t at = out.find("tritium-startup-child ");
+  if (code != 0 || at == std::string::npos) {
+    r.error = fmt::format("child exited with status {}: {}", code, out);
+    return r;
+  }
+  const std::string line = out.substr(at, out.find('\n', at) - at);
+  const int64_t main_ns = field(line, "main_ns"), compiled_ns = field(line, "compiled_ns"),
+                launched_ns = field(line, "launched_ns");
+  auto ms = [](int64_t ns) { return static_cast<double>(ns) * 1e-6; };
+  r.exec_to_main_ms = ms(main_ns - spawn_ns);
+  r.main_to_launched_ms = ms(launched_ns - main_ns);
+  r.exec_to_launched_ms = ms(launched_ns - spawn_ns);
+  r.exec_to_exit_ms = ms(exit_ns - spawn_ns);
+  r.compile_ms = ms(compiled_ns - field(line, "loading_ns"));
+  r.cache_hits = static_cast<uint64_t>(field(line, "hits"));
+  r.builds = static_cast<uint64_t>(field(line, "builds"));
+  r.ok = true;
+  return r;
+}
+
+int child_main(int argc, char** argv, int64_t main_ns) {
+  if (argc != 5) {
+    std::fprintf(stderr, "tritium-startup --child: expected FILE FUNCTION SIGNATURE\n");
+    return 2;
+  }
+  try {
+    Device device = Device::get("cpu");
+    const int64_t loading_ns = monotonic_ns();
+    Module m = Module::from_file(argv[2]);
+    CompiledKernel k = m.kernel(argv[3]).compile(device, argv[4]);
+    const int64_t compiled_ns = monotonic_ns();
+    std::vector<Buffer> buffers;
+    buffers.reserve(k.arguments().size());  // Args point at the buffers: no reallocation
+    std::vector<Arg> args;
+    for (const ArgInfo& a : k.arguments()) {
+      if (a.is_pointer) {
+        buffers.push_back(device.alloc(kTinyBytes));
+        args.emplace_back(buffers.back());
+      } else if (a.dtype.rfind("fp", 0) == 0 || a.dtype.rfind("bf", 0) == 0) {
+        args.emplace_back(1.0);
+      } else {
+        args.emplace_back(int64_t{a.equal_to_1 || a.dtype == "i1" ? 1 : 16});
+      }
+    }
+    k.launch({1, 1, 1}, args);
+    device.synchronize();
+    const int64_t launched_ns = monotonic_ns();
+    const runtime::cpu::CpuCompileCounters c = runtime::cpu::cpu_compile_counters();
+    std::printf("tritium-startup-child main_ns=%" PRId64 " loading_ns=%" PRId64 " compiled_ns=%" PRId64
+                " launched_ns=%" PRId64 " hits=%" PRIu64 " builds=%" PRIu64 "\n",
+                main_ns, loading_ns, compiled_ns, launched_ns, c.cache_hits, c.builds);
+    std::fflush(stdout);
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tritium-startup --child: %s\n", e.what());
+    return 1;
+  }
+}
+
+}  // namespace tritium::bench::startup
