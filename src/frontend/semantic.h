@@ -8,7 +8,7 @@
 // scalar (a constexpr int/float/bool that has not been given a type yet). Every function
 // throws frontend::CompileError at `loc` for what upstream rejects.
 //
-// Signedness follows Triton, not ir::is_signed_int: Triton lists int1 with the unsigned
+// Signedness follows Triton (as ir::is_signed_int does): Triton lists int1 with the unsigned
 // types (`dtype.UINT_TYPES`), so int1 is unsigned in promotion, comparisons, division and
 // integer casts (zero-extended), see `tt_unsigned`. Where an IR op's meaning would depend on
 // how a backend reads int1's signedness (ordered compares, min/max), the operands are

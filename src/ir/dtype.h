@@ -13,7 +13,7 @@ namespace tritium::ir {
 
 // X-macro: (Enum, triton name, short signature name, bits, is_float, is_signed)
 #define TRITIUM_SCALAR_TYPES(X)              \
-  X(I1, "int1", "i1", 1, false, true)         \
+  X(I1, "int1", "i1", 1, false, false)        \
   X(I8, "int8", "i8", 8, false, true)         \
   X(I16, "int16", "i16", 16, false, true)     \
   X(I32, "int32", "i32", 32, false, true)     \
@@ -46,7 +46,7 @@ int bitwidth(ScalarType t);
 int byte_size(ScalarType t);
 bool is_float(ScalarType t);
 bool is_int(ScalarType t);  // includes int1
-bool is_signed_int(ScalarType t);  // int1..int64 (int1 counts as signed, as in Triton)
+bool is_signed_int(ScalarType t);  // int8..int64 (int1 is unsigned, as in Triton: its UINT_TYPES list)
 bool is_unsigned_int(ScalarType t);
 bool is_fp8(ScalarType t);
 /// Mantissa bits of a float type including the implicit bit (fp32 → 24).

@@ -77,7 +77,7 @@ class Folder {
     if (!lb || !ub || !st || lb->is_float) return false;
     ir::ScalarType t = op.operand(0)->type.scalar;
     if (op.operand(1)->type.scalar != t || op.operand(2)->type.scalar != t) return false;
-    if (ir::is_signed_int(t) && t != ir::ScalarType::I1) return st->i > 0 && lb->i >= ub->i;
+    if (ir::is_signed_int(t)) return st->i > 0 && lb->i >= ub->i;
     return st->i != 0 && static_cast<uint64_t>(lb->i) >= static_cast<uint64_t>(ub->i);
   }
 

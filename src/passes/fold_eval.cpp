@@ -88,7 +88,7 @@ std::optional<Const> bool_result(bool b) { return Const{false, b ? 1 : 0, 0}; }
 std::optional<Const> eval_int_binary(OpKind k, int64_t a, int64_t b, ScalarType t) {
   uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
   bool uns = is_unsigned_view(t);
-  bool is_bool = t == ScalarType::I1;  // Triton treats int1 as unsigned, ir::is_signed_int as signed
+  bool is_bool = t == ScalarType::I1;
   int w = ir::bitwidth(t);
   switch (k) {
     case OpKind::Add: return int_result(static_cast<int64_t>(ua + ub), t);

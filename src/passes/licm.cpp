@@ -19,7 +19,7 @@ bool safe_to_speculate(const Op& op) {
     auto d = fold::constant_value(op.operand(1));
     if (!d || d->i == 0) return false;
     ir::ScalarType t = op.result()->type.scalar;
-    if (ir::is_signed_int(t) && t != ir::ScalarType::I1 && d->i == -1) return false;
+    if (ir::is_signed_int(t) && d->i == -1) return false;
     return true;
   }
   if (op.kind == OpKind::Cast && op.operand(0)->type.is_float() && op.result()->type.is_int()) return false;

@@ -74,7 +74,7 @@ void Emitter::emit_for(const Op& op) {
   // The trip count is computed once (as the interpreter does): iv = lb + k*step for
   // k < ceil((ub - lb) / step) when lb < ub, comparing by the iv type's signedness; a
   // non-positive step with lb < ub is a run-time error.
-  const bool sgn = ir::is_signed_int(ivt.scalar) && ivt.scalar != ScalarType::I1;
+  const bool sgn = ir::is_signed_int(ivt.scalar);
   const char* wide = sgn ? "int64_t" : "uint64_t";
   std::string lb = fresh("lb"), ub = fresh("ub"), st = fresh("st"), trips = fresh("trips"), k = fresh("k");
   line(fmt::format("const {0} {1} = ({0}){2}, {3} = ({0}){4}, {5} = ({0}){6};", wide, lb, elem(op.operands[0], {}), ub,
@@ -285,7 +285,7 @@ void Emitter::emit_print(const Op& op) {
       } else if (ir::is_float(S)) {
         vf = "%f";
         va = fmt::format("(double)({})", to_compute(S, e));
-      } else if (ir::is_signed_int(S) && S != ScalarType::I1) {
+      } else if (ir::is_signed_int(S)) {
         vf = "%lld";
         va = fmt::format("(long long)({})", e);
       } else {

@@ -325,7 +325,7 @@ std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::strin
         if (!src.is_ptr && !src.is_int()) refuse(op, "cast from " + src.str() + " to a pointer");
         return src.is_ptr ? fmt::format("({})({})", ctype(out.element()), a[0])
                           : fmt::format("({})(uintptr_t)({})({})", ctype(out.element()),
-                                        ir::is_signed_int(src.scalar) && src.scalar != ScalarType::I1 ? "int64_t" : "uint64_t", a[0]);
+                                        ir::is_signed_int(src.scalar) ? "int64_t" : "uint64_t", a[0]);
       }
       if (src.is_ptr) {  // the address, truncated (int1: != 0)
         if (!out.is_int()) refuse(op, "cast from a pointer to " + out.str());
@@ -353,7 +353,7 @@ std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::strin
       return fmt::format("({})(uintptr_t)({})", ctype(out.element()), a[0]);
     case OpKind::IntToPtr:  // the value extended by its signedness
       return fmt::format("({})(uintptr_t)({})({})", ctype(out.element()),
-                         ir::is_signed_int(S) && S != ScalarType::I1 ? "int64_t" : "uint64_t", a[0]);
+                         ir::is_signed_int(S) ? "int64_t" : "uint64_t", a[0]);
     case OpKind::Math:
       break;
     default:

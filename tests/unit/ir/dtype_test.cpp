@@ -19,7 +19,7 @@ struct Row {
 
 // Every scalar type, with properties taken from the Triton language reference.
 const Row kRows[] = {
-    {ScalarType::I1, "int1", "i1", 1, 1, false, true, false, false, 0},
+    {ScalarType::I1, "int1", "i1", 1, 1, false, false, true, false, 0},  // unsigned, as in Triton
     {ScalarType::I8, "int8", "i8", 8, 1, false, true, false, false, 0},
     {ScalarType::I16, "int16", "i16", 16, 2, false, true, false, false, 0},
     {ScalarType::I32, "int32", "i32", 32, 4, false, true, false, false, 0},
