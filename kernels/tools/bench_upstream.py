@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""Time the built-in suite's kernel sources under upstream Triton on an NVIDIA GPU.
+
+The first baseline of the cuda backend (issue 4): upstream Triton compiling the same
+kernels/*.py sources tritium compiles, on the same GPU, beside the strongest library
+baseline of each kernel (torch's fused ops, cuBLAS through torch.matmul, SDPA).
+
+Method (the device README's METHOD.md): fresh random inputs (never zeros), each result
+checked against a float64 torch reference before timing (relative Frobenius error against
+a bound stated per dtype; NaN fails); every variant timed with
+``triton.testing.do_bench`` (CUDA events, median); the variants of one case interleaved
+round by round (A B A' ... per round, `--rounds` rounds) so clock and thermal drift hit all
+of them alike; A' is a second timing of A, so |A/A' - 1| is the noise floor printed beside
+each ratio. Throughput counts each input read once and each output written once (bytes),
+or 2·M·N·K (matmul) and 4·Z·H·N²·D, halved for causal (attention).
+
+Not part of CI (needs a GPU, torch and triton). Run from the repository root:
+    python3 kernels/tools/bench_upstream.py [--quick] [--json out.json] [--only NAME]
+Prints one table line per case; exit status 1 when a result is wrong.
+"""
+
+import argparse
+import importlib.util
+import json
+import math
+import os
+import statistics
+import sys
+
+import torch
+import triton
+import torch.nn.functional as F
+from triton.testing import do_bench
+
+KERNEL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+DEV = "cuda"
+
+
+def load_kernels(name):
+    """Import kernels/<name>.py (triton.jit needs a real source file)."""
+    path = os.path.join(KERNEL_DIR, name + ".py")
+    spec = importlib.util.spec_from_file_location("tritium_kernels_" + name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def rnd(*shape, dtype, scale=1.0):
+    return (torch.randn(*shape, device=DEV, dtype=torch.float32) * scale).to(dtype)
+
+
+def rel_err(got, ref):
+    got = got.double()
+    if not torch.isfinite(got).all():
+        return math.inf
+    return ((got - ref).norm() / ref.norm().clamp_min(1e-300)).item()
+
+
+# Relative Frobenius error bounds: fp32 ~1e-6 after the reductions here; tf32 dots ~3e-4;
+# fp16/bf16 outputs are rounded to 11/8 mantissa bits (2^-11, 2^-8 relative per element).
+TOL = {torch.float32: 1e-5, torch.float16: 2e-3, torch.bfloat16: 1.2e-2}
+
+
+class Case:
+    def __init__(self, name, shape, dtype, kind, amount, variants, check):
+        self.name, self.shape, self.dtype = name, shape, dtype
+        self.kind, self.amount = kind, amount          # "GB/s" bytes or "TFLOP/s" flops
+        self.variants = variants                       # [(label, fn)], first = Triton
+        self.check = check                             # () -> relative error, bound
+
+
+def memory_cases(quick):
+    va, sm, rn, ln, sw = (load_kernels(n) for n in
+                          ("vector_add", "softmax", "rmsnorm", "layernorm", "swiglu"))
+    out = []
+    shapes = [(4096, 4096)] if quick else [(32768, 4096), (4096, 32768)]
+    for dt in (torch.float32, torch.bfloat16):
+        es = torch.tensor([], dtype=dt).element_size()
+        n = (1 << 22) if quick else (1 << 28 if dt == torch.float32 else 1 << 29)
+        x, y, o = rnd(n, dtype=dt), rnd(n, dtype=dt), torch.empty(n, device=DEV, dtype=dt)
+        B = 1024
+        def add(x=x, y=y, o=o, n=n): va.add_kernel[(triton.cdiv(n, B),)](x, y, o, n, BLOCK_SIZE=B)
+        def add_chk(x=x, y=y, o=o, add=add):
+            o.fill_(float("nan")); add()
+            return rel_err(o, x.double() + y.double()), TOL[dt]
+        out.append(Case("vector_add", (n,), dt, "GB/s", 3 * n * es,
+                        [("triton", add), ("torch", lambda x=x, y=y, o=o: torch.add(x, y, out=o))], add_chk))
+        g, u, so = rnd(n, dtype=dt, scale=3), rnd(n, dtype=dt), torch.empty(n, device=DEV, dtype=dt)
+        def swi(g=g, u=u, so=so, n=n): sw.swiglu_kernel[(triton.cdiv(n, B),)](g, u, so, n, BLOCK_SIZE=B)
+        def swi_chk(g=g, u=u, so=so, swi=swi):
+            so.fill_(float("nan")); swi()
+            gd = g.double()
+            return rel_err(so, gd * torch.sigmoid(gd) * u.double()), TOL[dt]
+        out.append(Case("swiglu", (n,), dt, "GB/s", 3 * n * es,
+                        [("triton", swi), ("torch", lambda g=g, u=u: F.silu(g) * u)], swi_chk))
+        for rows, cols in shapes:
+            x = rnd(rows, cols, dtype=dt, scale=2)
+            w, b = rnd(cols, dtype=dt), rnd(cols, dtype=dt)
+            yo = torch.empty_like(x)
+            blk = triton.next_power_of_2(cols)
+            nw = 8 if cols <= 4096 else 16
+            def smx(x=x, yo=yo, rows=rows, cols=cols, blk=blk, nw=nw):
+                sm.softmax_kernel[(rows,)](yo, x, x.stride(0), yo.stride(0), cols, BLOCK_SIZE=blk, num_warps=nw)
+            def smx_chk(x=x, yo=yo, smx=smx):
+                yo.fill_(float("nan")); smx()
+                return rel_err(yo, torch.softmax(x.double(), dim=1)), TOL[dt]
+            out.append(Case("softmax", (rows, cols), dt, "GB/s", 2 * rows * cols * es,
+                            [("triton", smx), ("torch", lambda x=x: torch.softmax(x, dim=1))], smx_chk))
+            rb = min(blk, 4096)
+            def rms(x=x, w=w, yo=yo, rows=rows, cols=cols, rb=rb, nw=nw):
+                rn.rmsnorm_kernel[(rows,)](x, w, yo, x.stride(0), yo.stride(0), cols, 1e-6, BLOCK_SIZE=rb, num_warps=nw)
+            def rms_chk(x=x, w=w, yo=yo, rms=rms):
+                yo.fill_(float("nan")); rms()
+                xd = x.double()
+                return rel_err(yo, xd * torch.rsqrt((xd * xd).mean(1, keepdim=True) + 1e-6) * w.double()), TOL[dt]
+            out.append(Case("rmsnorm", (rows, cols), dt, "GB/s", (2 * rows * cols + cols) * es,
+                            [("triton", rms), ("torch", lambda x=x, w=w, cols=cols: F.rms_norm(x, (cols,), w, 1e-6))],
+                            rms_chk))
+            mean = torch.empty(rows, device=DEV, dtype=torch.float32)
+            rstd = torch.empty(rows, device=DEV, dtype=torch.float32)
+            def lnf(x=x, w=w, b=b, yo=yo, mean=mean, rstd=rstd, rows=rows, cols=cols, rb=rb, nw=nw):
+                ln.layernorm_kernel[(rows,)](x, w, b, yo, mean, rstd, x.stride(0), yo.stride(0), cols, 1e-5,
+                                             BLOCK_SIZE=rb, num_warps=nw)
+            def ln_chk(x=x, w=w, b=b, yo=yo, lnf=lnf, cols=cols):
+                yo.fill_(float("nan")); lnf()
+                return rel_err(yo, F.layer_norm(x.double(), (cols,), w.double(), b.double(), 1e-5)), TOL[dt]
+            out.append(Case("layernorm", (rows, cols), dt, "GB/s", (2 * rows * cols + 2 * cols) * es + 8 * rows,
+                            [("triton", lnf),
+                             ("torch", lambda x=x, w=w, b=b, cols=cols: F.layer_norm(x, (cols,), w, b, 1e-5))],
+                            ln_chk))
+    return out
+
+
+def matmul_cases(quick):
+    mm = load_kernels("matmul")
+    out = []
+    sizes = [1024] if quick else [4096, 8192]
+    for dt in (torch.float16, torch.bfloat16):
+        for n in sizes:
+            a, b = rnd(n, n, dtype=dt), rnd(n, n, dtype=dt)
+            c = torch.empty(n, n, device=DEV, dtype=dt)
+            BM, BN, BK, G = 128, 256, 64, 8
+            def run(a=a, b=b, c=c, n=n):
+                grid = (triton.cdiv(n, BM) * triton.cdiv(n, BN),)
+                mm.matmul_kernel[grid](a, b, c, n, n, n, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                       c.stride(0), c.stride(1), BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK,
+                                       GROUP_SIZE_M=G, num_warps=8, num_stages=3)
+            def chk(a=a, b=b, c=c, run=run):
+                c.fill_(float("nan")); run()
+                return rel_err(c, a.double() @ b.double()), TOL[dt]
+            out.append(Case("matmul", (n, n, n), dt, "TFLOP/s", 2 * n ** 3,
+                            [("triton", run), ("cublas", lambda a=a, b=b, c=c: torch.matmul(a, b, out=c))], chk))
+    return out
+
+
+def attention_cases(quick):
+    fa = load_kernels("flash_attention")
+    out = []
+    Z, H, N = (1, 8, 1024) if quick else (4, 32, 4096)
+    dt = torch.bfloat16
+    for D in (64, 128):
+        for causal in (False, True):
+            q, k, v = (rnd(Z, H, N, D, dtype=dt) for _ in range(3))
+            o = torch.empty_like(q)
+            lse = torch.empty(Z * H, N, device=DEV, dtype=torch.float32)
+            sc = 1.0 / math.sqrt(D)
+            BM, BN = 128, (64 if D == 128 else 128)
+            def run(q=q, k=k, v=v, o=o, lse=lse, sc=sc, D=D, causal=causal, BM=BM, BN=BN):
+                fa.attn_fwd_kernel[(triton.cdiv(N, BM), Z * H)](
+                    q, k, v, sc, lse, o, *q.stride(), *k.stride(), *v.stride(), *o.stride(), Z, H, N,
+                    HEAD_DIM=D, BLOCK_M=BM, BLOCK_N=BN, IS_CAUSAL=causal, num_warps=8, num_stages=3)
+            def chk(q=q, k=k, v=v, o=o, run=run, causal=causal, sc=sc):
+                o.fill_(float("nan")); run()
+                ref = F.scaled_dot_product_attention(q[:1, :2].double(), k[:1, :2].double(), v[:1, :2].double(),
+                                                     is_causal=causal, scale=sc)
+                return rel_err(o[:1, :2], ref), 2e-2   # bf16 P·V operands: ~2^-8 per element
+            flops = 4 * Z * H * N * N * D // (2 if causal else 1)
+            out.append(Case("attention_causal" if causal else "attention", (Z, H, N, D), dt, "TFLOP/s", flops,
+                            [("triton", run),
+                             ("sdpa", lambda q=q, k=k, v=v, c=causal, sc=sc:
+                              F.scaled_dot_product_attention(q, k, v, is_causal=c, scale=sc))], chk))
+    return out
+
+
+def time_case(case, rounds):
+    """Median ms per variant over `rounds` interleaved rounds; A' = the first variant again."""
+    labels = [l for l, _ in case.variants] + [case.variants[0][0] + "'"]
+    fns = [f for _, f in case.variants] + [case.variants[0][1]]
+    samples = {l: [] for l in labels}
+    for _ in range(rounds):
+        for l, f in zip(labels, fns):
+            samples[l].append(do_bench(f, warmup=10, rep=40, return_mode="median"))
+    return {l: statistics.median(s) for l, s in samples.items()}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="small shapes, for a smoke run")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--only", default="", help="run only cases whose name contains this")
+    ap.add_argument("--json", default="", help="write every figure to this file")
+    args = ap.parse_args()
+    torch.manual_seed(20261201)
+    print(f"# upstream triton {triton.__version__}, torch {torch.__version__}, {torch.cuda.get_device_name()}")
+    cases = memory_cases(args.quick) + matmul_cases(args.quick) + attention_cases(args.quick)
+    cases = [c for c in cases if args.only in c.name]
+    rows, failed = [], 0
+    hdr = f"{'kernel':17} {'shape':20} {'dtype':9} {'err':>9} {'triton ms':>10} {'rate':>9} {'base':7} {'base ms':>9} {'rate':>9} {'tri/base':>8} {'noise':>6}"
+    print(hdr, flush=True)
+    for c in cases:
+        err, bound = c.check()
+        ok = err <= bound
+        failed += not ok
+        t = time_case(c, args.rounds) if ok else {}
+        tri, base_label = c.variants[0][0], c.variants[1][0]
+        rate = (lambda ms: c.amount / (ms * 1e-3) / (1e9 if c.kind == "GB/s" else 1e12))
+        r = {"kernel": c.name, "shape": list(c.shape), "dtype": str(c.dtype).replace("torch.", ""),
+             "rel_err": err, "bound": bound, "ok": ok, "unit": c.kind, "ms": t}
+        rows.append(r)
+        if not ok:
+            print(f"{c.name:17} {str(c.shape):20} {r['dtype']:9} {err:9.2e} WRONG (bound {bound:.1e})", flush=True)
+            continue
+        ratio = t[base_label] / t[tri]                       # > 1: Triton faster
+        noise = abs(t[tri] / t[tri + "'"] - 1)
+        r.update(ratio_vs_baseline=ratio, noise=noise)
+        print(f"{c.name:17} {str(c.shape):20} {r['dtype']:9} {err:9.2e} {t[tri]:10.4f} {rate(t[tri]):9.1f} "
+              f"{base_label:7} {t[base_label]:9.4f} {rate(t[base_label]):9.1f} {ratio:8.3f} {noise:6.1%}", flush=True)
+    print(f"# rate: {cases[0].kind if cases else ''} for memory-bound, TFLOP/s for matmul/attention; "
+          f"tri/base = baseline time / Triton time (> 1: Triton faster); noise = |A/A' - 1|")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"triton": triton.__version__, "torch": torch.__version__,
+                       "gpu": torch.cuda.get_device_name(), "cases": rows}, f, indent=1)
+    print(f"# {len(rows) - failed} correct, {failed} wrong")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
