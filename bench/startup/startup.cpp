@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 #include <tritium/tritium.h>
 
+#include "bench/timing.h"
 #include "runtime/cache.h"
 #include "runtime/cpu/compiler.h"
 #include "runtime/cpu/cpu_device.h"
@@ -122,6 +123,29 @@ ColdCompile measure_cold_compile(const CompileUnit& u, const std::string& kernel
     r.error = e.what();
   }
   return r;
+}
+
+ColdCompile median_cold(const std::vector<ColdCompile>& runs) {
+  ColdCompile m;
+  if (runs.empty()) {
+    m.error = "not measured";
+    return m;
+  }
+  m = runs.front();
+  std::vector<double> total, frontend, cxx;
+  for (const ColdCompile& r : runs) {
+    if (!r.ok && m.ok) {
+      m.ok = false;
+      m.error = r.error;
+    }
+    total.push_back(r.total_s);
+    frontend.push_back(r.frontend_s);
+    cxx.push_back(r.cxx_s);
+  }
+  m.total_s = median_of(total);
+  m.frontend_s = median_of(frontend);
+  m.cxx_s = median_of(cxx);
+  return m;
 }
 
 ChildRun run_cached_launch(const std::string& exe, const CompileUnit& u, const std::string& kernels_dir,

@@ -50,6 +50,10 @@ struct ColdCompile {
 ColdCompile measure_cold_compile(const CompileUnit& u, const std::string& kernels_dir,
                                  const std::filesystem::path& cache_root);
 
+/// Several cold compiles of one unit merged: ok when all are, the first error, and the median
+/// of each time (sizes from the first). An empty list gives a failed result.
+ColdCompile median_cold(const std::vector<ColdCompile>& runs);
+
 /// One cached-launch child process. Times in milliseconds from CLOCK_MONOTONIC stamps.
 struct ChildRun {
   bool ok = false;             ///< exited 0 and reported its stamps

@@ -13,7 +13,7 @@ namespace tritium::bench::startup {
 /// Everything measured for one compile unit.
 struct UnitResult {
   CompileUnit unit;            ///< what was compiled
-  ColdCompile cold;            ///< the cold compile
+  ColdCompile cold;            ///< the cold compile (the median of several: median_cold)
   std::vector<ChildRun> runs;  ///< the cached-launch child processes, in order
 
   /// True when the cold compile and every child run succeeded, each child with a disk-cache

@@ -150,6 +150,30 @@ TEST(StartupMeasure, AFailingChildIsReportedWithItsMessage) {
   EXPECT_NE(r.error.find("no_such_kernel"), std::string::npos) << r.error;
 }
 
+TEST(StartupMeasure, MedianColdTakesEachMedianAndFailsWhenAnyRunFailed) {
+  std::vector<ColdCompile> runs(3);
+  const double totals[] = {0.5, 0.1, 0.3}, fronts[] = {0.01, 0.03, 0.02}, cxxs[] = {0.2, 0.4, 0.3};
+  for (int i = 0; i < 3; ++i) {
+    runs[i].ok = true;
+    runs[i].total_s = totals[i];
+    runs[i].frontend_s = fronts[i];
+    runs[i].cxx_s = cxxs[i];
+    runs[i].source_bytes = 100;
+  }
+  ColdCompile m = median_cold(runs);
+  EXPECT_TRUE(m.ok);
+  EXPECT_DOUBLE_EQ(m.total_s, 0.3);
+  EXPECT_DOUBLE_EQ(m.frontend_s, 0.02);
+  EXPECT_DOUBLE_EQ(m.cxx_s, 0.3);
+  EXPECT_EQ(m.source_bytes, 100u);
+  runs[2].ok = false;
+  runs[2].error = "boom";
+  m = median_cold(runs);
+  EXPECT_FALSE(m.ok);
+  EXPECT_EQ(m.error, "boom");
+  EXPECT_FALSE(median_cold({}).ok);
+}
+
 // A successful synthetic unit: cold compile `compile_s`, every child run `launch_ms`.
 UnitResult synthetic(const std::string& kernel, double compile_s, double launch_ms) {
   UnitResult r;
