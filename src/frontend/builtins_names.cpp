@@ -5,6 +5,7 @@
 #include <set>
 
 #include "frontend/builtins_impl.h"
+#include "frontend/stdlib/stdlib.h"
 
 namespace tritium::frontend {
 
@@ -42,8 +43,7 @@ const std::set<std::string>& tl_functions() {
       "atomic_add", "atomic_and", "atomic_cas", "atomic_max", "atomic_min", "atomic_or", "atomic_xchg",
       "atomic_xor", "associative_scan", "cumsum", "cumprod", "sort", "topk", "flip", "bitonic_merge",
       "make_block_ptr", "advance", "make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor",
-      "tensor_descriptor", "tensor_descriptor_type", "rand", "rand4x", "randint", "randint4x", "randn", "randn4x",
-      "philox", "philox_impl", "pair_uniform_to_normal", "uint_to_uniform_float", "inline_asm_elementwise",
+      "tensor_descriptor", "tensor_descriptor_type", "inline_asm_elementwise",
       "dot_scaled", "gather", "histogram", "map_elementwise", "cat", "condition", "float8e4b8", "float8e5b16",
       "void", "block_type", "tuple", "tuple_type", "slice", "pi32_t", "constexpr_type", "target_info",
   };
@@ -65,6 +65,8 @@ bool is_libdevice_ns(const std::string& ns) {
 }  // namespace
 
 std::optional<CValue> namespace_attr(const std::string& ns, const std::string& attr) {
+  // Names written in the Triton language (tl.randint, tl.random.*): stdlib/stdlib.h.
+  if (auto v = stdlib::lookup(ns, attr)) return v;
   if (ns == "triton") {
     if (attr == "language") return CValue::ns("triton.language");
     if (attr == "cdiv" || attr == "next_power_of_2" || attr == "jit") return CValue::builtin("triton." + attr);

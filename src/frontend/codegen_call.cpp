@@ -8,6 +8,7 @@
 
 #include "frontend/codegen_impl.h"
 #include "frontend/codegen_values.h"
+#include "frontend/stdlib/stdlib.h"
 
 namespace tritium::frontend::cg {
 
@@ -107,6 +108,23 @@ CValue FunctionGen::call_static_print(const CValues& args, SrcLoc loc) {
 }
 
 CValue FunctionGen::call_jit(const CValue& fnv, CValues args, std::vector<KwArg> kwargs, SrcLoc loc) {
+  if (fnv.kind != CValue::Kind::JitFn || !fnv.fn || !stdlib::is_stdlib_module(fnv.fn_module) ||
+      stdlib::is_stdlib_module(module_))
+    return call_jit_impl(fnv, std::move(args), std::move(kwargs), loc);
+  try {
+    return call_jit_impl(fnv, std::move(args), std::move(kwargs), loc);
+  } catch (const CompileError& e) {
+    const SrcLoc& at = e.loc();
+    if (at.file && !stdlib::is_stdlib_source(at.file)) throw;  // already points into user code
+    std::string msg = e.message();
+    const std::string assert_prefix = "static_assert failed: ";  // the stdlib's argument checks
+    if (msg.rfind(assert_prefix, 0) == 0) msg = msg.substr(assert_prefix.size());
+    fail(loc, fmt::format("tl.{}: {} (raised at {}:{}:{} in tritium's Triton-language standard library)", fnv.fn->name,
+                          msg, at.filename(), at.line, at.col));
+  }
+}
+
+CValue FunctionGen::call_jit_impl(const CValue& fnv, CValues args, std::vector<KwArg> kwargs, SrcLoc loc) {
   if (fnv.kind != CValue::Kind::JitFn || !fnv.fn) fail(loc, "'" + fnv.describe() + "' is not a jit function");
   if (!def_) fail(loc, "jit function '" + fnv.fn->name + "' cannot be called at module level");
   const FunctionDef& f = *fnv.fn;
@@ -137,13 +155,13 @@ CValue FunctionGen::call_jit(const CValue& fnv, CValues args, std::vector<KwArg>
     bound[i] = *kw.value;
   }
   std::vector<ir::Value*> runtime;
-  std::string key = fmt::format("{}@{}:{}(", name, f.loc.line, f.loc.col);
+  std::string key = fmt::format("{}@{}:{}:{}(", name, static_cast<const void*>(f.loc.file), f.loc.line, f.loc.col);
   std::string mangled = name + "_";
   for (size_t i = 0; i < f.params.size(); ++i) {
     const Param& p = f.params[i];
     if (!bound[i]) {
       if (!p.default_value) fail(loc, name + "() missing required argument '" + p.name + "'");
-      bound[i] = st_.env.eval_default(st_, p);
+      bound[i] = st_.env_of(fnv.fn_module).eval_default(st_, p);
     }
     const CValue& v = *bound[i];
     if (!passable(v))
@@ -172,7 +190,7 @@ CValue FunctionGen::call_jit(const CValue& fnv, CValues args, std::vector<KwArg>
     hf->loc = f.loc;
     it = st_.helpers.emplace(key, HelperInfo{hf, CValue::none(), false}).first;
 
-    FunctionGen g(st_, *hf, &f, false);
+    FunctionGen g(st_, *hf, &f, false, fnv.fn_module);
     for (size_t i = 0; i < f.params.size(); ++i) {
       const CValue& v = *bound[i];
       std::vector<ir::Value*> leaves;

@@ -11,10 +11,11 @@
 
 namespace tritium::frontend::cg {
 
-FunctionGen::FunctionGen(GenState& st, ir::Function& fn, const FunctionDef* def, bool is_kernel)
+FunctionGen::FunctionGen(GenState& st, ir::Function& fn, const FunctionDef* def, bool is_kernel, const Module* module)
     : st_(st),
       fn_(fn),
       def_(def),
+      module_(module ? module : &st.module),
       is_kernel_(is_kernel),
       b_(fn),
       ctx_{b_, st.opts, [this](const CValue& f, CValues args, SrcLoc loc) { return call_jit(f, std::move(args), {}, loc); }} {
@@ -26,7 +27,7 @@ CValue FunctionGen::lookup(const std::string& name, SrcLoc loc) {
   if (dead_ivs_.count(name))
     fail(loc, "name '" + name +
                   "' is not defined: it was the variable of a dynamic loop, which Triton does not keep after the loop");
-  if (auto g = st_.env.lookup(st_, name, loc)) return *g;
+  if (auto g = st_.env_of(module_).lookup(st_, name, loc)) return *g;
   if (auto b = python_builtin(name)) return *b;
   fail(loc, "name '" + name + "' is not defined");
 }

@@ -96,7 +96,7 @@ CValue ModuleEnv::eval_default(GenState& st, const Param& p) {
 }
 
 ModuleEnv::Binding ModuleEnv::eval_binding(GenState& st, const Expr& e, const std::string& what) {
-  FunctionGen& g = st.global_gen();
+  FunctionGen& g = st.global_gen(&module_);
   Binding b;
   try {
     CValue v = g.eval(e);
@@ -199,14 +199,14 @@ void ModuleEnv::exec(GenState& st, const Stmt& s) {
           b = rhs;
         } else {
           try {
-            CValue v = binary_op(st.global_gen().ctx(), a.op, *it->second.value, *rhs.value, a.loc);
+            CValue v = binary_op(st.global_gen(&module_).ctx(), a.op, *it->second.value, *rhs.value, a.loc);
             if (allowed_global(v)) b.value = v;
             else b.error = fmt::format("global '{}' (line {}) is not a compile-time constant", n->id, s.loc.line);
           } catch (const CompileError& err) {
             b.error = fmt::format("global '{}' (line {}) cannot be evaluated at compile time: {}", n->id, s.loc.line,
                                   err.message());
           }
-          st.global_gen().builder().function().body.ops.clear();
+          st.global_gen(&module_).builder().function().body.ops.clear();
         }
       }
       names_[n->id] = b;
@@ -255,9 +255,25 @@ bool GenState::is_constexpr(const Expr* annotation) {
   }
 }
 
-FunctionGen& GenState::global_gen() {
+FunctionGen& GenState::global_gen(const Module* m) {
+  if (m && m != &module) {
+    env_of(m);  // creates the entry
+    OtherModule& o = *others_.at(m);
+    if (!o.gen) {
+      o.scratch.name = "<module constants>";
+      o.gen = std::make_unique<FunctionGen>(*this, o.scratch, nullptr, false, m);
+    }
+    return *o.gen;
+  }
   if (!global_gen_) global_gen_ = std::make_unique<FunctionGen>(*this, scratch_, nullptr, false);
   return *global_gen_;
+}
+
+ModuleEnv& GenState::env_of(const Module* m) {
+  if (!m || m == &module) return env;
+  auto& o = others_[m];
+  if (!o) o = std::make_unique<OtherModule>(*m);
+  return o->env;
 }
 
 }  // namespace tritium::frontend::cg

@@ -99,8 +99,12 @@ class GenState {
   std::map<std::string, HelperInfo> helpers;  // by exact specialization key
   std::set<std::string> ir_names;              // function names used in `out`
   int call_depth = 0;                          // nesting of helper generation (bounded)
-  /// Generator used to evaluate module-level constants (emits into a scratch function).
-  class FunctionGen& global_gen();
+  /// Generator used to evaluate module-level constants of module `m` (emits into a scratch
+  /// function); null is the kernel's module.
+  class FunctionGen& global_gen(const Module* m = nullptr);
+  /// The names of module `m`: `env` for the kernel's module (or null), else those of
+  /// another module whose jit functions the kernel calls (a stdlib module, stdlib.h).
+  ModuleEnv& env_of(const Module* m);
   /// True when a parameter / variable annotation means tl.constexpr: any spelling of it,
   /// including names bound to it in the module (`from triton.language import constexpr as C`).
   bool is_constexpr(const Expr* annotation);
@@ -108,13 +112,22 @@ class GenState {
  private:
   ir::Function scratch_;
   std::unique_ptr<class FunctionGen> global_gen_;
+  /// Modules other than the kernel's: their names and constant evaluators.
+  struct OtherModule {
+    explicit OtherModule(const Module& m) : env(m) {}
+    ModuleEnv env;
+    ir::Function scratch;
+    std::unique_ptr<class FunctionGen> gen;
+  };
+  std::map<const Module*, std::unique_ptr<OtherModule>> others_;
 };
 
 /// Generates the body of one ir::Function (kernel or helper) from a FunctionDef.
 class FunctionGen {
  public:
-  /// `def` is null for the module-constant evaluator.
-  FunctionGen(GenState& st, ir::Function& fn, const FunctionDef* def, bool is_kernel);
+  /// `def` is null for the module-constant evaluator. `module` is the module whose globals
+  /// the body sees (null: the kernel's).
+  FunctionGen(GenState& st, ir::Function& fn, const FunctionDef* def, bool is_kernel, const Module* module = nullptr);
 
   /// Binds a local name (parameters before gen_body).
   void bind(const std::string& name, CValue v) { scope_.set(name, std::move(v)); }
@@ -206,12 +219,16 @@ class FunctionGen {
   CValue call_static_assert(const CValues& args, const std::vector<KwArg>& kwargs, SrcLoc loc);
   /// tl.static_print(...): Python's print to stderr at compile time.
   CValue call_static_print(const CValues& args, SrcLoc loc);
-  /// Calls a jit function: binds arguments Python-style, specializes, emits `call`.
+  /// Calls a jit function: binds arguments Python-style, specializes, emits `call`. An
+  /// error raised inside a stdlib function called from non-stdlib code is reported at the
+  /// call site, naming the function and the stdlib location.
   CValue call_jit(const CValue& fn, CValues args, std::vector<KwArg> kwargs, SrcLoc loc);
+  CValue call_jit_impl(const CValue& fn, CValues args, std::vector<KwArg> kwargs, SrcLoc loc);
 
   GenState& st_;
   ir::Function& fn_;
   const FunctionDef* def_;
+  const Module* module_;  // where def_ is defined: global names resolve there
   bool is_kernel_;
   ir::Builder b_;
   BuiltinContext ctx_;
