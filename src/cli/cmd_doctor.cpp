@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "runtime/cuda/nvrtc_compile.h"
 #include "runtime/registry.h"
 #include "tritium/tritium.h"
 
@@ -23,7 +24,9 @@ void declare_doctor(CLI::App& cmd, DoctorArgs& a) { cmd.add_flag("-h,--help", a.
 int run_doctor(const DoctorArgs&) {
   fmt::print("{}", version_text());
   std::string cxx = runtime::find_cxx_compiler();
-  fmt::print("C++ compiler for the cpu backend: {}\n\nbackends:\n", cxx.empty() ? "none found" : cxx);
+  fmt::print("C++ compiler for the cpu backend: {}\n", cxx.empty() ? "none found" : cxx);
+  // NVRTC works without a GPU: offline PTX/cubin compilation for the cuda backend.
+  fmt::print("CUDA compiler for the cuda backend: {}\n\nbackends:\n", runtime::cuda::nvrtc_summary());
   int status = 0;
   for (const BackendInfo& b : Device::list()) {
     std::string state = b.available ? "available" : "unavailable";

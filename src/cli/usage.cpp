@@ -145,11 +145,13 @@ SYNOPSIS
     tritium doctor
 
 DESCRIPTION
-    Prints the tritium version, then one line per backend of this build (cpu, interp,
-    cuda, opencl, metal, msl-emu): available, or unavailable with the reason. Each
-    backend reported available is started, and its description printed, to prove it.
-    Finally prints the best backend (the default of bench and of the C++ API): the
-    first available of cuda, metal, opencl, cpu.
+    Prints the tritium version, the C++ compiler of the cpu backend and whether NVRTC
+    (offline PTX/cubin compilation for the cuda backend, no GPU needed) is usable, with
+    its version; then one line per backend of this build (cpu, interp, cuda, opencl,
+    metal, msl-emu): available, or unavailable with the reason. Each backend reported
+    available is started, and its description printed, to prove it. Finally prints the
+    best backend (the default of bench and of the C++ API): the first available of
+    metal, opencl, cpu (cuda joins when its code generator exists, issue 4).
 
 OPTIONS
     -h, --help     show this page

@@ -136,7 +136,8 @@ TEST(Cli, DoctorListsEveryBackend) {
   for (const char* b : {"cpu", "interp", "cuda", "opencl", "metal", "msl-emu"})
     EXPECT_TRUE(contains(r.out, std::string("\n  ") + b + " ")) << b << "\n" << r.out;
   EXPECT_TRUE(contains(r.out, "interp   available")) << r.out;
-  EXPECT_TRUE(contains(r.out, "cuda     unavailable  not built yet")) << r.out;
+  EXPECT_TRUE(contains(r.out, "opencl   unavailable  not built yet")) << r.out;
+  EXPECT_TRUE(contains(r.out, "CUDA compiler for the cuda backend: NVRTC")) << r.out;
   EXPECT_TRUE(contains(r.out, "best backend: ")) << r.out;
 }
 

@@ -1,0 +1,145 @@
+// The "cuda" device: NVIDIA GPUs through the driver API (cuda_api.h), on the primary
+// context of one device.
+//
+// Device interface (device.h): alloc/free (cuMemAlloc_v2/cuMemFree_v2), copy_in/copy_out
+// (cuMemcpyHtoD_v2/DtoH_v2 at a byte offset, bounds-checked against the buffer size),
+// synchronize (cuCtxSynchronize; an error of an asynchronous launch is reported with the
+// kernel name of the last launch), description. compile() refuses with a
+// frontend::CompileError until the CUDA code generator exists (issue 4).
+//
+// Lower-level entries for the code generator: load_module (a cubin, PTX or fatbin image,
+// cuModuleLoadDataEx with the JIT error log), CudaModule::function (cuModuleGetFunction),
+// launch (cuLaunchKernel on the default stream; asynchronous: errors inside the kernel
+// surface at the next synchronize or copy).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/cuda/cuda_api.h"
+#include "runtime/device.h"
+
+namespace tritium::runtime::cuda {
+
+struct CudaContext;  // a retained primary context (cuda_device.cpp)
+
+/// A kernel entry of a loaded module. Valid while its CudaModule lives.
+struct CudaFunction {
+  CUfunction handle = nullptr;
+  std::string name;             ///< the entry's name in the module (extern "C" name)
+  int static_shared_bytes = 0;  ///< CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
+};
+
+/// A module loaded into a device's context; unloaded (cuModuleUnload) on destruction.
+class CudaModule {
+ public:
+  /// Takes ownership of `module`, loaded in `ctx` (use CudaDevice::load_module).
+  CudaModule(std::shared_ptr<CudaContext> ctx, CUmodule module);
+  /// Unloads the module (errors ignored).
+  ~CudaModule();
+  CudaModule(const CudaModule&) = delete;
+  CudaModule& operator=(const CudaModule&) = delete;
+
+  /// The kernel `name` (cuModuleGetFunction). Throws std::runtime_error naming the call,
+  /// e.g. "cuda: cuModuleGetFunction(vadd) failed: CUDA_ERROR_NOT_FOUND (named symbol not
+  /// found)".
+  CudaFunction function(const std::string& name) const;
+
+ private:
+  std::shared_ptr<CudaContext> ctx_;
+  CUmodule module_;
+};
+
+/// Properties of the device, read once at construction.
+struct CudaProperties {
+  std::string name;              ///< e.g. "NVIDIA H200"
+  int cc_major = 0, cc_minor = 0;  ///< compute capability
+  int sm_count = 0;              ///< multiprocessors
+  size_t total_memory = 0;       ///< bytes
+  int max_threads_per_block = 0;
+  int max_shared_per_block = 0;        ///< bytes without opt-in (48 KB)
+  int max_shared_per_block_optin = 0;  ///< bytes with cuFuncSetAttribute opt-in
+  int driver_version = 0;        ///< cuDriverGetVersion, e.g. 13000 for CUDA 13.0
+};
+
+/// The cuda device. Thread-safe: every entry makes the context current on the calling
+/// thread first.
+class CudaDevice final : public Device {
+ public:
+  /// Opens device `ordinal` (its primary context). Throws std::runtime_error when the driver
+  /// is unavailable ("cuda: libcuda.so.1 not found ...") or a driver call fails.
+  explicit CudaDevice(int ordinal = 0);
+  ~CudaDevice() override;
+
+  /// "cuda".
+  std::string name() const override { return "cuda"; }
+  /// "NVIDIA H200, sm_90, 132 SMs, 139.8 GiB, CUDA driver 13.0 (runtime only: ...)".
+  std::string description() const override;
+  /// Allocates `bytes` (at least 1) of device memory, 256-byte aligned. Throws
+  /// std::runtime_error ("cuda: cuMemAlloc_v2(N bytes) failed: ...").
+  DeviceBuffer alloc(size_t bytes) override;
+  /// Frees `b` (no-op for a null buffer) and nulls it. Throws std::runtime_error on a
+  /// driver error.
+  void free(DeviceBuffer& b) override;
+  /// Copies `bytes` from host `src` to `dst` at byte `offset` (synchronous). Throws
+  /// std::out_of_range when [offset, offset+bytes) exceeds dst.bytes, std::runtime_error on a
+  /// driver error (which may come from an earlier asynchronous launch: the message says so).
+  void copy_in(DeviceBuffer& dst, const void* src, size_t bytes, size_t offset = 0) override;
+  /// Copies `bytes` from `src` at byte `offset` to host `dst` (synchronous); errors as copy_in.
+  void copy_out(void* dst, const DeviceBuffer& src, size_t bytes, size_t offset = 0) override;
+  /// Always throws frontend::CompileError("cuda backend: code generation is not implemented
+  /// yet (issue 4)") at the kernel's location: never a silent fallback.
+  std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) override;
+  /// Waits for all launched work (cuCtxSynchronize). Throws std::runtime_error naming the
+  /// kernel of the last launch when an asynchronous error is reported.
+  void synchronize() override;
+
+  /// Loads a cubin, PTX text or fatbin image (cuModuleLoadDataEx). Throws std::runtime_error
+  /// naming the call and the image kind, with the JIT error log when the driver gives one.
+  std::shared_ptr<CudaModule> load_module(std::string_view image);
+
+  /// Launches `fn` over `grid` blocks of `block` threads with `shared_bytes` of dynamic
+  /// shared memory; `params` points to one pointer per kernel parameter, each pointing to the
+  /// argument's bytes (cuLaunchKernel's kernelParams). Above 48 KB of shared memory the
+  /// function is opted in first (cuFuncSetAttribute MAX_DYNAMIC_SHARED_SIZE_BYTES). A grid
+  /// with a zero dimension launches nothing. Asynchronous. Throws std::runtime_error naming
+  /// the failing call with the kernel, grid, block and shared size.
+  void launch(const CudaFunction& fn, const std::array<uint32_t, 3>& grid, const std::array<uint32_t, 3>& block,
+              uint32_t shared_bytes, void** params);
+  /// launch() with tritium's 8-byte argument slots (kernel_abi.h): the kernel's parameters
+  /// must be laid out as the slots' low bytes (pointers, 64-bit and 32-bit integers, float,
+  /// fp16/bf16 as their bits), which holds on little-endian hosts.
+  void launch(const CudaFunction& fn, const std::array<uint32_t, 3>& grid, const std::array<uint32_t, 3>& block,
+              uint32_t shared_bytes, const std::vector<tritium_arg>& args);
+
+  /// Device properties.
+  const CudaProperties& properties() const { return props_; }
+  /// "sm_<major><minor>", the real arch to compile cubins for.
+  std::string arch() const;
+
+ private:
+  void make_current() const;
+  /// Context for errors that may stem from an earlier asynchronous launch ("" if none).
+  std::string pending_launch_note() const;
+
+  std::shared_ptr<CudaContext> ctx_;
+  CudaProperties props_;
+  mutable std::mutex mu_;
+  std::string last_launch_;  // "kernel 'vadd' (grid ..., block ...)" of the last launch since synchronize
+  std::unordered_map<CUfunction, int> shared_optin_;  // bytes opted in per function
+};
+
+/// The refusal CudaDevice::compile() raises: frontend::CompileError at the location of the
+/// kernel of `m` (the function marked is_kernel, else the first one), "cuda backend: code
+/// generation is not implemented yet (issue 4)". Separate so that it is testable without a GPU.
+[[noreturn]] void refuse_codegen(const ir::Module& m);
+
+/// A cuda device for device `ordinal` (the registry's factory). Throws as CudaDevice().
+std::unique_ptr<Device> make_cuda_device(int ordinal = 0);
+
+}  // namespace tritium::runtime::cuda
