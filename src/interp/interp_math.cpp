@@ -1,15 +1,32 @@
 // The `math` op: float functions from <cmath> (float versions for fp32 and narrow types,
-// double versions for fp64), fma with a single rounding, and the integer functions
-// abs / umulhi / clz / popc (semantics: interpreter.h).
+// double versions for fp64; fp32 exp, exp2, log and log2 are tritium's own, from
+// src/common/tmath.inc), fma with a single rounding, and the integer functions abs /
+// umulhi / clz / popc (semantics: interpreter.h).
 #include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "interp/interp_ops.h"
 
 namespace tritium::interp {
 namespace {
 
+// tr_expf, tr_exp2f, tr_logf, tr_log2f: the same text the CPU prelude embeds, so the
+// interpreter and generated kernels give the same bits for fp32 (and narrow) exp/log.
+#include "common/tmath.inc"
+
 using ir::MathFn;
+
+// exp / exp2 / log / log2 on float compute types use tritium's own functions, the double
+// versions libm's.
+float exp_of(float x) { return tr_expf(x); }
+double exp_of(double x) { return std::exp(x); }
+float exp2_of(float x) { return tr_exp2f(x); }
+double exp2_of(double x) { return std::exp2(x); }
+float log_of(float x) { return tr_logf(x); }
+double log_of(double x) { return std::log(x); }
+float log2_of(float x) { return tr_log2f(x); }
+double log2_of(double x) { return std::log2(x); }
 
 float exp10_of(float x) {
 #if defined(__GLIBC__)
@@ -29,10 +46,10 @@ double exp10_of(double x) {
 // One-operand float function on compute type C (float or double).
 template <class C> C unary_fn(MathFn f, C x) {
   switch (f) {
-    case MathFn::Exp: return std::exp(x);
-    case MathFn::Exp2: return std::exp2(x);
-    case MathFn::Log: return std::log(x);
-    case MathFn::Log2: return std::log2(x);
+    case MathFn::Exp: return exp_of(x);
+    case MathFn::Exp2: return exp2_of(x);
+    case MathFn::Log: return log_of(x);
+    case MathFn::Log2: return log2_of(x);
     case MathFn::Sqrt: case MathFn::SqrtRn: return std::sqrt(x);
     case MathFn::Rsqrt: return C(1) / std::sqrt(x);
     case MathFn::Sin: return std::sin(x);

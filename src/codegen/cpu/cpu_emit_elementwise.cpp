@@ -75,6 +75,19 @@ std::string float_literal(float f) {
   return fmt::format("tr_bits<float>((uint32_t)0x{:08x}u)", u);
 }
 
+/// tritium's own fp32 function (src/common/tmath.inc, embedded in the prelude) for math on
+/// float compute types (fp32 and the narrow types computed in fp32), so generated code and
+/// the interpreter give the same bits; nullptr where libm's float version is used.
+const char* tmath_name(MathFn f) {
+  switch (f) {
+    case MathFn::Exp: return "tr_expf";
+    case MathFn::Exp2: return "tr_exp2f";
+    case MathFn::Log: return "tr_logf";
+    case MathFn::Log2: return "tr_log2f";
+    default: return nullptr;
+  }
+}
+
 /// libm name of a unary/binary math function for float (`f` suffix) or double.
 const char* libm_name(MathFn f) {
   switch (f) {
@@ -374,7 +387,10 @@ std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::strin
     }
   }
   const bool dbl = S == ScalarType::F64;
-  auto lib = [&](MathFn g) { return std::string(libm_name(g)) + (dbl ? "" : "f"); };
+  auto lib = [&](MathFn g) {
+    if (!dbl && tmath_name(g)) return std::string(tmath_name(g));
+    return std::string(libm_name(g)) + (dbl ? "" : "f");
+  };
   switch (f) {
     case MathFn::Abs:
       if (S == ScalarType::F16 || S == ScalarType::BF16) return fmt::format("(uint16_t)({} & 0x7fffu)", a[0]);
