@@ -405,7 +405,9 @@ std::string Emitter::compute(const Op& op, int result, const Idx& idx) {
 // ---- blocks and ops ----------------------------------------------------------------------
 
 void Emitter::emit_block(const ir::Block& b) {
+  const size_t aliased = aliased_loads.size();  // the block's C++ scope ends with it
   for (auto& op : b.ops) emit_op(*op);
+  aliased_loads.resize(aliased);
 }
 
 void Emitter::emit_materialized(const Op& op) {
@@ -468,8 +470,10 @@ void Emitter::emit_op(const Op& op) {
     }
     case OpKind::Load: emit_load(op); return;
     case OpKind::Store: emit_store(op); return;
-    case OpKind::AtomicRMW: emit_atomic_rmw(op); return;
-    case OpKind::AtomicCAS: emit_atomic_cas(op); return;
+    // An atomic may publish or acquire memory other programs write: loads read in place
+    // are copied first, so their values stay the ones loaded.
+    case OpKind::AtomicRMW: snapshot_aliased_loads(nullptr); emit_atomic_rmw(op); return;
+    case OpKind::AtomicCAS: snapshot_aliased_loads(nullptr); emit_atomic_cas(op); return;
     case OpKind::Dot: emit_dot(op); return;
     case OpKind::Reduce: emit_reduce(op); return;
     case OpKind::Scan: emit_scan(op); return;

@@ -274,7 +274,7 @@ struct Prefix {
 
 }  // namespace
 
-FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst) {
+FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const std::string& alias) {
   const bool is_load = op.kind == OpKind::Load;
   const Value* ptr = op.operands[0];
   const Value* mask = nullptr;
@@ -389,6 +389,12 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst) {
     std::string bound = fmt::format("(int64_t)({}) - {}{}", elem(p.rhs, at0), row_value(p.offs), p.inclusive ? " + 1" : "");
     line(fmt::format("{0} = tr_imin<int64_t>({0}, tr_imax<int64_t>((int64_t)0, {1}));", lim, bound));
   }
+  if (!is_load) {  // the row about to be written: copy aliased loads it overlaps first
+    const std::string wbytes = fmt::format("{} * (int64_t)sizeof(*{})", lim, rp);
+    snapshot_aliased_loads([&](const AliasedLoad& a) {
+      return fmt::format("tr_overlap({}, (int64_t)({}), {}, {})", a.ptr, a.bytes, rp, wbytes);
+    });
+  }
   std::string j = fmt::format("j{}", id);
   // fp16 stores of values computed in fp32: the row's fp32 results go to a local array,
   // then one bulk RNE conversion (tr_f2h_n) writes them.
@@ -414,9 +420,17 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst) {
     f32_row = fresh("f32row");
     line(fmt::format("alignas(64) float {}[{}];", f32_row, L));
   }
+  const bool aliased = is_load && !alias.empty() && rank == 1;
+  if (aliased) {  // every lane valid: read the block where it lies (load_may_alias)
+    open(fmt::format("if ({} == {})", lim, L));
+    line(fmt::format("{} = {};", alias, rp));
+    close();
+    open("else");
+  }
   lane("0", lim, true);
   if (!f32_row.empty()) line(fmt::format("tr_f2h_n({}, {}, {});", rp, f32_row, lim));
   if (is_load && (!prefixes.empty() || !row_terms.empty())) lane(lim, std::to_string(L), false);
+  if (aliased) close();
   for (int k = 0; k < loops; ++k) close();
   memo_.pop_back();
   close();

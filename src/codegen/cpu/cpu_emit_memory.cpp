@@ -3,6 +3,10 @@
 // byte in memory: loads give (byte != 0), stores write 0 or 1.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
+#include <unordered_set>
+
 #include "codegen/cpu/cpu_emitter.h"
 
 namespace tritium::codegen::cpu {
@@ -43,13 +47,38 @@ void Emitter::emit_load(const Op& op) {
     return;
   }
   std::string n = declare_array(r->type, "v");
-  const FastAccess fast = emit_fast_access(op, n);
+  // Where it is safe, the value is a pointer: at the row in memory when the fast path finds
+  // every lane valid, else at the filled local array (streaming kernels then read memory
+  // once, in the loop that uses the values, instead of copying every block first).
+  std::string alias;
+  if (load_may_alias(op)) {
+    alias = fresh("vp");
+    line(fmt::format("const {}* {} = {};", ctype(r->type.element()), alias, n));
+  }
+  const std::string row_bytes = bytes_of(r->type);
+  const FastAccess fast = emit_fast_access(op, n, alias);
   if (fast != FastAccess::kAlways) {
     if (fast == FastAccess::kGuarded) open("else");
     loop_nest(r->type.shape, [&](const Idx& i) { line(fmt::format("{}[{}] = {};", n, i.lin, value(i))); });
     if (fast == FastAccess::kGuarded) close();
   }
-  bind(r, n, Storage::Array);
+  if (!alias.empty()) aliased_loads.push_back(AliasedLoad{alias, n, row_bytes});
+  bind(r, alias.empty() ? n : alias, Storage::Array);
+}
+
+bool Emitter::load_may_alias(const Op& op) const {
+  return op.results[0]->type.rank() == 1 && !op.attr_int("volatile", 0) &&
+         op.operands[0]->type.scalar != ScalarType::I1;
+}
+
+void Emitter::snapshot_aliased_loads(const std::function<std::string(const AliasedLoad&)>& overlap_with) {
+  for (const AliasedLoad& a : aliased_loads) {
+    const std::string cond = overlap_with ? overlap_with(a) : "";
+    open(fmt::format("if ((const void*){} != (const void*){}{})", a.ptr, a.buf, cond.empty() ? "" : " && " + cond));
+    line(fmt::format("memcpy({}, {}, {});", a.buf, a.ptr, a.bytes));
+    line(fmt::format("{} = {};", a.ptr, a.buf));
+    close();
+  }
 }
 
 void Emitter::emit_store(const Op& op) {
@@ -65,12 +94,14 @@ void Emitter::emit_store(const Op& op) {
     else line(fmt::format("*({}) = {};", p, v));
   };
   if (ptr->type.is_scalar()) {
+    snapshot_aliased_loads(nullptr);
     body({});
     return;
   }
-  const FastAccess fast = emit_fast_access(op, "");
+  const FastAccess fast = emit_fast_access(op, "");  // snapshots per row where it is taken
   if (fast == FastAccess::kAlways) return;
   if (fast == FastAccess::kGuarded) open("else");
+  snapshot_aliased_loads(nullptr);
   loop_nest(ptr->type.shape, body);
   if (fast == FastAccess::kGuarded) close();
 }

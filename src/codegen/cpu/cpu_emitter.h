@@ -114,7 +114,23 @@ class Emitter {
   /// row loops, guarded by `if (<no offset arithmetic wraps>)` when anything could wrap
   /// (kGuarded: the caller then emits `else { general loop }`). kNone: not applicable,
   /// nothing emitted. `dst`: the load's result array.
-  FastAccess emit_fast_access(const ir::Op& op, const std::string& dst);
+  /// `alias` (loads of rank 1 only, may be ""): a `const T*` local that the fast path points
+  /// at the loaded row itself when no lane is masked off, instead of copying it to `dst`.
+  FastAccess emit_fast_access(const ir::Op& op, const std::string& dst, const std::string& alias = "");
+  /// True when the rank-1 result of load `op` may be read where it lies in memory rather
+  /// than from a copy (not volatile, not int1). The copy is then made lazily: before any op
+  /// that may write memory the value's range (snapshot_aliased_loads).
+  bool load_may_alias(const ir::Op& op) const;
+  /// A load read in place (see load_may_alias): `ptr` (const T*) points at the row in memory
+  /// or at `buf` (the local copy), `bytes` is the row's size.
+  struct AliasedLoad {
+    std::string ptr, buf, bytes;
+  };
+  /// Emits, for every aliased load in scope, `if (<ptr is memory> && <cond>) { copy to buf;
+  /// ptr = buf; }` where cond is overlap_with(ptr, bytes) ("" = always): stores call it with
+  /// their row's byte range, atomics and stores without a fast path unconditionally.
+  void snapshot_aliased_loads(const std::function<std::string(const AliasedLoad&)>& overlap_with);
+  std::vector<AliasedLoad> aliased_loads;  ///< in scope now (emit_block pops its own)
 
   /// For an fp16 value computed in fp32 and rounded once at the end (a virtual cast from
   /// fp32 with RNE, or fp16 + - * /), the fp32 expression before that rounding at `idx`;

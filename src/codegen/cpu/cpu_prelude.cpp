@@ -335,6 +335,13 @@ TR_INLINE bool tr_aff_in(__int128 lo, __int128 hi, __int128 base, __int128 c0, i
   return mn >= lo && mx <= hi;
 }
 
+// True when the byte ranges [a, a + an) and [b, b + bn) intersect: a store about to write
+// [b, b + bn) first copies a load that is read in place from [a, a + an).
+TR_INLINE bool tr_overlap(const void* a, int64_t an, const void* b, int64_t bn) {
+  const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+  return bn > 0 && x < y + (uintptr_t)bn && y < x + (uintptr_t)an;
+}
+
 // ---- atomics (sequentially consistent) -----------------------------------------------------
 template <class T> TR_INLINE T tr_atomic_xchg(T* p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }
 template <class T> TR_INLINE T tr_atomic_add(T* p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
