@@ -71,34 +71,53 @@ void Emitter::emit_reduce(const Op& op) {
   if (s.len & (s.len - 1)) refuse(op, "reduced dimension is not a power of two");
   if (op.results.size() != n) refuse(op, "one result per operand expected");
 
+  // Work arrays in the operands' layout. The first halving step reads the operands
+  // themselves (arrays, or virtual values computed in the loop) and writes the lower half
+  // of each run, so no copy of the operands is made; later steps work in place.
   std::vector<std::string> w(n);
   for (size_t k = 0; k < n; ++k) {
     w[k] = declare_array(op.operands[k]->type, "w");
-    materialize_into(w[k], op.operands[k]);
+    if (s.len == 1) materialize_into(w[k], op.operands[k]);
   }
-  if (s.len > 1) {
-    std::string h = fresh("h"), o = fresh("o"), i = fresh("i"), j = fresh("j");
-    open(fmt::format("for (int64_t {0} = {1}; {0} >= 1; {0} >>= 1)", h, s.len / 2));
+  // One halving step: v[i] = combine(src[i], src[i + h]) for i < h, with h the C++
+  // expression `hx`; `first` reads the operands, else the work arrays.
+  auto level = [&](const std::string& hx, bool first) {
+    std::string o = fresh("o"), i = fresh("i"), j = fresh("j");
     if (s.outer > 1) open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", o, s.outer));
-    open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", i, h));
+    open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", i, hx));
     if (s.inner > 1) open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", j, s.inner));
+    memo_.emplace_back();
     std::string base = s.outer > 1 ? fmt::format("{}*{} + {}", o, s.len, i) : i;
     std::string li = s.inner > 1 ? fmt::format("({})*{} + {}", base, s.inner, j) : base;
-    std::string ri = s.inner > 1 ? fmt::format("{} + {}*{}", li, h, s.inner) : fmt::format("{} + {}", li, h);
+    std::string ri = s.inner > 1 ? fmt::format("{} + {}*{}", li, hx, s.inner) : fmt::format("{} + {}", li, hx);
     std::string L = fresh("li"), R = fresh("ri");
     line(fmt::format("const int64_t {} = {};", L, li));
     line(fmt::format("const int64_t {} = {};", R, ri));
     std::vector<std::string> lhs, rhs;
     for (size_t k = 0; k < n; ++k) {
-      lhs.push_back(fmt::format("{}[{}]", w[k], L));
-      rhs.push_back(fmt::format("{}[{}]", w[k], R));
+      if (first) {
+        lhs.push_back(elem(op.operands[k], Idx{{}, L}));
+        rhs.push_back(elem(op.operands[k], Idx{{}, R}));
+      } else {
+        lhs.push_back(fmt::format("{}[{}]", w[k], L));
+        rhs.push_back(fmt::format("{}[{}]", w[k], R));
+      }
     }
     auto outs = emit_combine(op, lhs, rhs);
     for (size_t k = 0; k < n; ++k) line(fmt::format("{}[{}] = {};", w[k], L, outs[k]));
+    memo_.pop_back();
     if (s.inner > 1) close();
     close();
     if (s.outer > 1) close();
-    close();
+  };
+  if (s.len > 1) {
+    level(std::to_string(s.len / 2), true);
+    if (s.len > 2) {
+      std::string h = fresh("h");
+      open(fmt::format("for (int64_t {0} = {1}; {0} >= 1; {0} >>= 1)", h, s.len / 4));
+      level(h, false);
+      close();
+    }
   }
   for (size_t k = 0; k < n; ++k) {
     const Value* r = op.results[k];
