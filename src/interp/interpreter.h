@@ -45,7 +45,7 @@
 //     are "fp32 function, then round" (upstream refuses most of them on fp16 anyway).
 //   * div: IEEE division (attr rounding "" and "rn" alike). rem on floats: C fmod.
 //   * exp, exp2, log, log2 on fp32 are tritium's own (src/common/tmath.inc: tr_expf, ...,
-//     <= 0.568 ulp, the same text the CPU prelude embeds); the other math functions on fp32
+//     <= 0.79 ulp, the same text the CPU prelude embeds); the other math functions on fp32
 //     call the float versions of <cmath> (sinf, cosf, tanf, erff, erfcf, tanhf, log1pf, expm1f, powf, atanf, atan2f, asinf,
 //     acosf, sinhf, coshf, log10f, cbrtf, hypotf, fmodf, floorf, ceilf, truncf, rintf,
 //     roundf (half away from zero), copysignf, exp10 = exp10f/powf(10,x)); fp64 the double
