@@ -261,6 +261,35 @@ static inline void tr_f2h_n(uint16_t* __restrict d, const float* __restrict s, i
 #endif
   for (; i < n; ++i) d[i] = tr_f2h(s[i]);
 }
+// n fp16 values decoded to floats, the same bits as tr_h2f element by element (exact; NaN
+// quiet with its payload kept): the renderer fills an fp16 load's "decoded twin" with it
+// when the load's value is used as a number (Emitter::decoded), so consumers read floats.
+// With F16C 8 lanes per vcvtph2ps (16 with AVX-512F); checked over all 65,536 encodings by
+// tests/unit/codegen/cpu/cpu_prelude_test.cpp. tr_h2f costs ~10 vector ops per 16 lanes.
+static inline void tr_h2f_n(float* __restrict d, const uint16_t* __restrict s, int64_t n) {
+  int64_t i = 0;
+#if defined(__AVX512F__)
+  typedef float tr_v16f __attribute__((vector_size(64)));
+  typedef short tr_v16s __attribute__((vector_size(32)));
+  for (; i + 16 <= n; i += 16) {
+    tr_v16s h;
+    memcpy(&h, s + i, sizeof h);
+    const tr_v16f x = __builtin_ia32_vcvtph2ps512_mask(h, (tr_v16f){}, (unsigned short)0xffff, 4);
+    memcpy(d + i, &x, sizeof x);
+  }
+#endif
+#if defined(__F16C__) && defined(__AVX__)
+  typedef float tr_v8f __attribute__((vector_size(32)));
+  typedef short tr_v8s __attribute__((vector_size(16)));
+  for (; i + 8 <= n; i += 8) {
+    tr_v8s h;
+    memcpy(&h, s + i, sizeof h);
+    const tr_v8f x = __builtin_ia32_vcvtph2ps256(h);
+    memcpy(d + i, &x, sizeof x);
+  }
+#endif
+  for (; i < n; ++i) d[i] = tr_h2f(s[i]);
+}
 TR_INLINE uint16_t tr_d2h(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 1, 0, 0x7bff, 0, 0); }
 TR_INLINE uint16_t tr_d2h_rtz(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 1, 0, 0x7bff, 0, 1); }
 // bf16 (stored as its bit pattern).
