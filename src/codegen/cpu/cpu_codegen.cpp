@@ -1,5 +1,5 @@
 // CPU renderer driver: storage analysis (which tensors get arrays), loop nests and element
-// indexing, op dispatch, and the program / tritium_run wrappers.
+// indexing, decoded twins of fp16 loads, op dispatch, and the program / tritium_run wrappers.
 #include "codegen/cpu/cpu_codegen.h"
 
 #include <fmt/format.h>
@@ -356,17 +356,32 @@ std::string Emitter::compute(const Op& op, int result, const Idx& idx) {
       auto dims = dims_of(idx, shape);
       return fmt::format("(int32_t)({} + {})", op.attr_int("start"), dims.at(0));
     }
+    default:
+      if (is_view(op.kind)) return elem(op.operands[0], view_source(op, result, idx));
+      break;
+  }
+  std::vector<std::string> args, dec;
+  for (auto* o : op.operands) {
+    args.push_back(elem(o, idx));
+    dec.push_back(decoded(o, idx));
+  }
+  return elementwise_expr(op, args, dec);
+}
+
+Idx Emitter::view_source(const Op& op, int result, const Idx& idx) {
+  const auto& shape = op.results.at(result)->type.shape;
+  switch (op.kind) {
     case OpKind::Splat:
-      return elem(op.operands[0], {});
+      return {};
     case OpKind::Hint:
-      return elem(op.operands[0], idx);
+      return idx;
     case OpKind::Broadcast: {
       const auto& src = op.operands[0]->type.shape;
-      if (src == shape) return elem(op.operands[0], idx);
+      if (src == shape) return idx;
       auto dims = dims_of(idx, shape);
       Idx s;
       for (size_t d = 0; d < src.size(); ++d) s.dims.push_back(src[d] == 1 ? "0" : dims[d]);
-      return elem(op.operands[0], s);
+      return s;
     }
     case OpKind::ExpandDims: {
       Idx s;
@@ -375,33 +390,76 @@ std::string Emitter::compute(const Op& op, int result, const Idx& idx) {
         s.dims = idx.dims;
         s.dims.erase(s.dims.begin() + op.attr_int("axis"));
       }
-      return elem(op.operands[0], s);
+      return s;
     }
     case OpKind::Reshape:
-      return elem(op.operands[0], Idx{{}, lin_of(idx, shape)});
+      return Idx{{}, lin_of(idx, shape)};
     case OpKind::Trans: {
       auto perm = op.attr_ints("perm");
       auto dims = dims_of(idx, shape);
       Idx s;
       s.dims.resize(dims.size());
       for (size_t i = 0; i < perm.size(); ++i) s.dims.at(perm[i]) = dims[i];
-      return elem(op.operands[0], s);
+      return s;
     }
     case OpKind::Split: {
       Idx s;
       s.dims = dims_of(idx, shape);
       s.dims.push_back(std::to_string(result));
       if (!idx.lin.empty()) s.lin = fmt::format("({}*2 + {})", idx.lin, result);
-      return elem(op.operands[0], s);
+      return s;
     }
     default:
-      break;
+      throw std::logic_error("cpu backend: view_source of a non-view op");
   }
-  std::vector<std::string> args;
-  for (auto* o : op.operands) args.push_back(elem(o, idx));
-  return elementwise_expr(op, args);
 }
 
+// ---- decoded twins -------------------------------------------------------------------------
+
+bool Emitter::used_as_number(const Value* v) const {
+  for (const Op* u : users(v)) {
+    switch (u->kind) {
+      case OpKind::Cast: {  // to anything but fp16 itself (or an address): decoded first
+        const ir::Type& t = u->results[0]->type;
+        if (!t.is_ptr && t.scalar != ir::ScalarType::F16) return true;
+        break;
+      }
+      case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Rem:
+      case OpKind::Min: case OpKind::Max: case OpKind::Cmp:
+        return true;
+      case OpKind::Math:
+        if (u->math_fn() != ir::MathFn::Abs) return true;  // abs clears the sign bit
+        break;
+      case OpKind::Dot:
+        if (u->operands[0] == v || u->operands[1] == v) return true;
+        break;
+      default:
+        if (is_view(u->kind))
+          for (const Value* r : u->results)
+            if (used_as_number(r)) return true;
+        break;  // stores, bitcasts, neg, select, ...: the bits
+    }
+  }
+  return false;
+}
+
+std::string Emitter::decoded(const Value* v, const Idx& idx) {
+  if (v->type.is_ptr || v->type.is_scalar() || v->type.scalar != ir::ScalarType::F16 || carried_ptr(v)) return "";
+  auto it = twins_.find(v);
+  if (it != twins_.end()) return fmt::format("{}[{}]", it->second, lin_of(idx, v->type.shape));
+  if (storage(v) != Storage::Virtual || !v->def || !is_view(v->def->kind)) return "";
+  return decoded(v->def->operands[0], view_source(*v->def, v->index, idx));
+}
+
+std::string Emitter::compute_elem(const Value* v, const Idx& idx) {
+  std::string d = decoded(v, idx);
+  return d.empty() ? to_compute(v->type.scalar, elem(v, idx)) : d;
+}
+
+const std::string* Emitter::twin(const Value* v) const {
+  auto it = twins_.find(v);
+  return it == twins_.end() ? nullptr : &it->second;
+}
 // ---- blocks and ops ----------------------------------------------------------------------
 
 void Emitter::emit_block(const ir::Block& b) {
@@ -417,6 +475,12 @@ void Emitter::emit_materialized(const Op& op) {
     line(fmt::format("{} const {} = {};", ctype(r->type), n, compute(op, 0, {})));
     bind(r, n, Storage::Scalar);
     return;
+  }
+  if (op.kind == OpKind::Cast && r->type.scalar == ir::ScalarType::F32 && !r->type.is_ptr) {
+    if (const std::string* d = twin(op.operands[0])) {  // exact: the decoded values already
+      bind(r, *d, Storage::Array);
+      return;
+    }
   }
   std::string n = declare_array(r->type, "v");
   loop_nest(r->type.shape, [&](const Idx& i) { line(fmt::format("{}[{}] = {};", n, i.lin, compute(op, 0, i))); });

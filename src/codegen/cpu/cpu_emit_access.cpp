@@ -462,8 +462,7 @@ std::string Emitter::unrounded_f16(const Value* v, const Idx& idx) {
     case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: {
       const char* o = op.kind == OpKind::Add ? "+" : op.kind == OpKind::Sub ? "-" : op.kind == OpKind::Mul ? "*" : "/";
       // elementwise_expr's fp16 arithmetic, without its final tr_f2h
-      return fmt::format("({} {} {})", to_compute(ScalarType::F16, elem(op.operands[0], idx)), o,
-                         to_compute(ScalarType::F16, elem(op.operands[1], idx)));
+      return fmt::format("({} {} {})", compute_elem(op.operands[0], idx), o, compute_elem(op.operands[1], idx));
     }
     default:
       return "";

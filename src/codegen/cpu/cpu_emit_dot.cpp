@@ -50,10 +50,10 @@ void Emitter::emit_dot(const Op& op) {
 
   auto operand = [&](const Value* v) -> std::string {
     if (v->type.scalar == CT && storage(v) == Storage::Array) return name(v);
+    if (const std::string* d = twin(v); d && CT == ScalarType::F32) return *d;  // decoded already
     std::string n = declare_array(v->type.with_scalar(CT), "d");
     loop_nest(v->type.shape, [&](const Idx& i) {
-      std::string e = elem(v, i);
-      std::string x = fl ? to_compute(v->type.scalar, e) : fmt::format("({})({})", ct, e);
+      std::string x = fl ? compute_elem(v, i) : fmt::format("({})({})", ct, elem(v, i));
       if (CT == ScalarType::F64 && v->type.scalar != ScalarType::F64) x = "(double)(" + x + ")";
       line(fmt::format("{}[{}] = {};", n, i.lin, x));
     });

@@ -216,13 +216,13 @@ std::string Emitter::literal(const Op& op) const {
 // ---- casts ---------------------------------------------------------------------------------
 
 std::string Emitter::cast_expr(const Op& op, ScalarType from, ScalarType to, const std::string& rounding,
-                               const std::string& x) const {
+                               const std::string& x, const std::string& xc) const {
   if (!rounding.empty() && rounding != "rtne" && rounding != "rtz") refuse(op, "rounding mode '" + rounding + "'");
   const bool rtz = rounding == "rtz";
   if (from == to) return x;
   const std::string T = scalar_ctype(to);
   if (to == ScalarType::I1) {
-    return ir::is_float(from) ? fmt::format("(uint8_t)({} != 0)", to_compute(from, x))
+    return ir::is_float(from) ? fmt::format("(uint8_t)({} != 0)", xc.empty() ? to_compute(from, x) : xc)
                               : fmt::format("(uint8_t)({} != 0)", x);
   }
   if (ir::is_int(from) && ir::is_int(to)) return fmt::format("({})({})", T, x);
@@ -237,7 +237,7 @@ std::string Emitter::cast_expr(const Op& op, ScalarType from, ScalarType to, con
     return fmt::format("tr_d2{}({}, 0)", fp8_suffix(to), d);
   }
   // float source
-  const std::string src = to_compute(from, x);  // float (or double for fp64), exact
+  const std::string src = xc.empty() ? to_compute(from, x) : xc;  // float (or double for fp64), exact
   if (ir::is_int(to)) return fmt::format("tr_f2i<{}>((double)({}))", T, src);
   const bool f64 = from == ScalarType::F64;
   switch (to) {
@@ -259,7 +259,8 @@ std::string Emitter::cast_expr(const Op& op, ScalarType from, ScalarType to, con
 
 // ---- elementwise ops -----------------------------------------------------------------------
 
-std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::string>& a) const {
+std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::string>& a,
+                                      const std::vector<std::string>& dec) const {
   const ir::Type& in = op.operands.empty() ? op.results[0]->type : op.operands[0]->type;
   const ir::Type& out = op.results[0]->type;
   const ScalarType S = in.scalar;
@@ -267,9 +268,10 @@ std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::strin
   const bool fl = !ptr && ir::is_float(S);
   const bool b1 = !ptr && S == ScalarType::I1;
   const std::string T = ctype(in.element());
-  auto F = [&](const std::string& e) { return to_compute(S, e); };
+  // Operand k in the compute type: its decoded twin's element, or converted here.
+  auto F = [&](size_t k) { return k < dec.size() && !dec[k].empty() ? dec[k] : to_compute(S, a[k]); };
   auto W = [&](const std::string& e) { return from_compute(S, e); };
-  auto bin = [&](const char* o) { return W(fmt::format("({} {} {})", F(a[0]), o, F(a[1]))); };
+  auto bin = [&](const char* o) { return W(fmt::format("({} {} {})", F(0), o, F(1))); };
 
   switch (op.kind) {
     case OpKind::Add: case OpKind::Sub: case OpKind::Mul: {
@@ -286,7 +288,7 @@ std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::strin
     case OpKind::IDiv: case OpKind::Rem: {
       if (fl) {
         if (op.kind == OpKind::IDiv) refuse(op, "idiv on floats");
-        return W(fmt::format("{}({}, {})", S == ScalarType::F64 ? "fmod" : "fmodf", F(a[0]), F(a[1])));
+        return W(fmt::format("{}({}, {})", S == ScalarType::F64 ? "fmod" : "fmodf", F(0), F(1)));
       }
       if (ptr) refuse(op, "division of pointers");
       const char* f = op.kind == OpKind::IDiv ? "tr_idiv" : "tr_irem";
@@ -308,7 +310,7 @@ std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::strin
       if (fl) {
         bool prop = op.attr_int("propagate_nan", 0) != 0;
         const char* f = mx ? (prop ? "tr_fmax_nan" : "tr_fmax") : (prop ? "tr_fmin_nan" : "tr_fmin");
-        return W(fmt::format("{}<{}>({}, {})", f, compute_type(S), F(a[0]), F(a[1])));
+        return W(fmt::format("{}<{}>({}, {})", f, compute_type(S), F(0), F(1)));
       }
       return fmt::format("{}<{}>({}, {})", mx ? "tr_imax" : "tr_imin", T, a[0], a[1]);
     }
@@ -316,7 +318,7 @@ std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::strin
       std::string p = op.attr_str("pred");
       const char* o = p == "eq" ? "==" : p == "ne" ? "!=" : p == "lt" ? "<" : p == "le" ? "<=" : p == "gt" ? ">" : p == "ge" ? ">=" : nullptr;
       if (!o) refuse(op, "predicate '" + p + "'");
-      if (fl) return fmt::format("(uint8_t)({} {} {})", F(a[0]), o, F(a[1]));
+      if (fl) return fmt::format("(uint8_t)({} {} {})", F(0), o, F(1));
       return fmt::format("(uint8_t)({} {} {})", a[0], o, a[1]);
     }
     case OpKind::Neg:
@@ -345,7 +347,7 @@ std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::strin
         if (out.scalar == ScalarType::I1) return fmt::format("(uint8_t)({} != 0)", a[0]);
         return fmt::format("({})(uintptr_t)({})", ctype(out.element()), a[0]);
       }
-      return cast_expr(op, src.scalar, out.scalar, op.attr_str("rounding"), a[0]);
+      return cast_expr(op, src.scalar, out.scalar, op.attr_str("rounding"), a[0], dec.empty() ? "" : dec[0]);
     }
     case OpKind::Bitcast: {
       const ir::Type& src = op.operands[0]->type;
@@ -400,15 +402,15 @@ std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::strin
       if (S == ScalarType::F32 || S == ScalarType::F64) break;
       // narrow types: the exact a*b + c rounded once (via a round-to-odd double)
       return cast_expr(op, ScalarType::F64, S, "",
-                       fmt::format("tr_fma_odd((double){}, (double){}, (double){})", F(a[0]), F(a[1]), F(a[2])));
+                       fmt::format("tr_fma_odd((double){}, (double){}, (double){})", F(0), F(1), F(2)));
     case MathFn::Rsqrt:
-      return W(fmt::format("({} / {}({}))", dbl ? "1.0" : "1.0f", dbl ? "sqrt" : "sqrtf", F(a[0])));
+      return W(fmt::format("({} / {}({}))", dbl ? "1.0" : "1.0f", dbl ? "sqrt" : "sqrtf", F(0)));
     case MathFn::Isnan:
-      return fmt::format("(uint8_t)({0} != {0})", F(a[0]));
+      return fmt::format("(uint8_t)({0} != {0})", F(0));
     case MathFn::Isinf:
-      return fmt::format("(uint8_t)(__builtin_isinf({}) != 0)", F(a[0]));
+      return fmt::format("(uint8_t)(__builtin_isinf({}) != 0)", F(0));
     case MathFn::Signbit:
-      return fmt::format("(uint8_t)(__builtin_signbit({}) != 0)", F(a[0]));
+      return fmt::format("(uint8_t)(__builtin_signbit({}) != 0)", F(0));
     case MathFn::Umulhi: case MathFn::Clz: case MathFn::Popc:
       refuse(op, std::string(ir::math_fn_name(f)) + " on floats");
     default:
@@ -416,7 +418,7 @@ std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::strin
   }
   if (!libm_name(f)) refuse(op, std::string("math function ") + ir::math_fn_name(f));
   std::string call = lib(f) + "(";
-  for (size_t i = 0; i < a.size(); ++i) call += (i ? ", " : "") + F(a[i]);
+  for (size_t i = 0; i < a.size(); ++i) call += (i ? ", " : "") + F(i);
   call += ")";
   return W(call);
 }

@@ -64,6 +64,13 @@ void Emitter::emit_load(const Op& op) {
   }
   if (!alias.empty()) aliased_loads.push_back(AliasedLoad{alias, n, row_bytes});
   bind(r, alias.empty() ? n : alias, Storage::Array);
+  // Used as numbers: decode the block once, in bulk, into its twin (see cpu_emitter.h).
+  if (!r->type.is_ptr && r->type.scalar == ScalarType::F16 && used_as_number(r)) {
+    std::string d = fresh("vd");
+    line(fmt::format("alignas(64) float {}[{}];", d, r->type.numel()));
+    line(fmt::format("tr_h2f_n({}, {}, {});", d, name(r), r->type.numel()));
+    twins_[r] = d;
+  }
 }
 
 bool Emitter::load_may_alias(const Op& op) const {

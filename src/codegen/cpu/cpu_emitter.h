@@ -71,10 +71,14 @@ class Emitter {
   /// A C++ literal of type `t` holding zero.
   static std::string zero_of(const ir::Type& t);
   /// Numeric conversion of expression `x` from `from` to `to` ("rtne"/"" or "rtz").
+  /// `xc` (may be ""): x already in its compute type (a decoded twin's element).
   std::string cast_expr(const ir::Op& op, ir::ScalarType from, ir::ScalarType to, const std::string& rounding,
-                        const std::string& x) const;
-  /// The result of elementwise op `op` (one element) given its operand expressions.
-  std::string elementwise_expr(const ir::Op& op, const std::vector<std::string>& args) const;
+                        const std::string& x, const std::string& xc = "") const;
+  /// The result of elementwise op `op` (one element) given its operand expressions; `dec[k]`
+  /// (may be missing or "") is operand k already in its compute type, read instead of
+  /// to_compute(args[k]) where the op uses the operand's value (not its bits).
+  std::string elementwise_expr(const ir::Op& op, const std::vector<std::string>& args,
+                               const std::vector<std::string>& dec = {}) const;
   /// A double-quoted C string literal of `s`.
   static std::string c_string(const std::string& s);
 
@@ -87,6 +91,29 @@ class Emitter {
   std::string elem(const ir::Value* v, const Idx& idx);
   /// Expression of element `idx` of result `result` of a virtualizable op.
   std::string compute(const ir::Op& op, int result, const Idx& idx);
+  /// The index into operand 0 of view op `op` (splat, broadcast, trans, ...) that element
+  /// `idx` of its result `result` reads.
+  Idx view_source(const ir::Op& op, int result, const Idx& idx);
+
+  // ---- decoded twins (cpu_codegen.cpp) ------------------------------------------------------
+  // An fp16 tensor load whose value is used as a number (used_as_number) gets a float array
+  // beside it, its "decoded twin", filled right after the load by the prelude's bulk
+  // hardware conversion tr_h2f_n (exact, the same bits as tr_h2f). Consumers that would
+  // decode an element with to_compute(F16, elem(v)) read the twin instead (decoded);
+  // consumers of the bits (stores of the unchanged value, bitcast, neg / abs bit tricks,
+  // select) keep reading the fp16 array. The twin is filled from wherever the load's
+  // pointer points (rank-1 loads read in place: load_may_alias), so it is a snapshot of
+  // the loaded values from the start; the fp16 array keeps its own lazy snapshot.
+  /// True when some op reads fp16 tensor `v` (directly or through views) as a number:
+  /// casts to another type, arithmetic, comparisons, min / max, math but abs, dot operands.
+  bool used_as_number(const ir::Value* v) const;
+  /// The float expression of element `idx` of fp16 tensor `v` read from a decoded twin
+  /// (following views back to the twinned load), or "" when there is none. Emits nothing.
+  std::string decoded(const ir::Value* v, const Idx& idx);
+  /// to_compute(type of v, elem(v, idx)), reading the decoded twin where there is one.
+  std::string compute_elem(const ir::Value* v, const Idx& idx);
+  /// The name of `v`'s own decoded twin array, or nullptr.
+  const std::string* twin(const ir::Value* v) const;
   /// Emits a loop nest over `shape` (innermost = last dimension) calling `body` inside.
   void loop_nest(const std::vector<int64_t>& shape, const std::function<void(const Idx&)>& body);
   /// Row-major linear index / per-dimension indices of `i` in a tensor of `shape`.
@@ -207,6 +234,7 @@ class Emitter {
   std::unordered_map<const ir::Value*, int> weight_memo_;
   std::vector<std::unordered_map<std::string, std::string>> memo_;  // per loop body
   std::unordered_map<const ir::Value*, CarriedPtr> carried_ptrs_;
+  std::unordered_map<const ir::Value*, std::string> twins_;  // fp16 load -> its decoded twin
 };
 
 /// True for ops whose tensor results may be virtual (views, leaves, elementwise).
