@@ -20,7 +20,6 @@ Prints one table line per case; exit status 1 when a result is wrong.
 """
 
 import argparse
-import importlib.util
 import json
 import math
 import os
@@ -32,18 +31,10 @@ import triton
 import torch.nn.functional as F
 from triton.testing import do_bench
 
-KERNEL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 DEV = "cuda"
 
 
-def load_kernels(name):
-    """Import kernels/<name>.py (triton.jit needs a real source file)."""
-    path = os.path.join(KERNEL_DIR, name + ".py")
-    spec = importlib.util.spec_from_file_location("tritium_kernels_" + name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+from kernel_loader import load_kernels  # noqa: E402  (kernels/tools on sys.path when run as a script)
 
 
 def rnd(*shape, dtype, scale=1.0):

@@ -25,7 +25,6 @@ Exit status 0 when every case is within tolerance, 1 otherwise.
 
 import argparse
 import ctypes
-import importlib.util
 import math
 import os
 import sys
@@ -34,7 +33,6 @@ import traceback
 import torch
 import triton
 
-KERNEL_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 INTERPRET = os.environ.get("TRITON_INTERPRET", "0") == "1"
 DEVICE = "cpu" if INTERPRET else "cuda"
 
@@ -67,14 +65,7 @@ if INTERPRET:
     _fix_interpreter_scalar_index()
 
 
-def load_kernels(name):
-    """Import kernels/<name>.py as a module (triton.jit needs a real source file)."""
-    path = os.path.join(KERNEL_DIR, name + ".py")
-    spec = importlib.util.spec_from_file_location("tritium_kernels_" + name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+from kernel_loader import load_kernels  # noqa: E402  (kernels/tools on sys.path when run as a script)
 
 
 # --------------------------------------------------------------------------- refs
