@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -73,16 +74,8 @@ const Prelude& prelude() {
   return p;
 }
 
-uint32_t bits_of(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-float float_of(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
+uint32_t bits_of(float f) { return std::bit_cast<uint32_t>(f); }
+float float_of(uint32_t u) { return std::bit_cast<float>(u); }
 
 TEST(CpuPrelude, HalfToFloatIsExactForEveryEncoding) {
   const Prelude& p = prelude();
