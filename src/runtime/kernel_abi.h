@@ -26,6 +26,9 @@ typedef struct tritium_host {
   /// Reports a failed device_assert; the runtime raises after the launch returns.
   void (*assert_fail)(const char* message, const char* file, int line, const char* func, int64_t pid_x,
                       int64_t pid_y, int64_t pid_z);
+  /// Streaming (non-temporal) stores: -1 never; otherwise a store op whose programs write at
+  /// least this many bytes in the launch (grid size x block bytes) uses them. Set per launch.
+  int64_t stream_min_bytes;
 } tritium_host;
 
 /// Entry point exported by a compiled CPU kernel object:

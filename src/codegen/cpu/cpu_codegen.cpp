@@ -277,7 +277,17 @@ void Emitter::loop_nest(const std::vector<int64_t>& shape, const std::function<v
       continue;
     }
     std::string iv = fmt::format("i{}_{}", id, d);
-    open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", iv, shape[d]));
+    // Innermost loop, when a load queued the next program's rows (tr_pf_note): strip-mined
+    // by 16, one prefetch per strip; the inner 16 iterations still vectorize.
+    if (d + 1 == shape.size() && pf_sites_ > 0 && shape[d] >= 64 && shape[d] % 16 == 0) {
+      std::string sb = fmt::format("ib{}", id);
+      open(fmt::format("for (int64_t {0} = 0; {0} < {1}; {0} += 16)", sb, shape[d]));
+      line("tr_pf_step(pf);");
+      open(fmt::format("for (int64_t {0} = {1}; {0} < {1} + 16; ++{0})", iv, sb));
+      ++loops;
+    } else {
+      open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", iv, shape[d]));
+    }
     idx.dims.push_back(iv);
     ++loops;
   }
@@ -570,6 +580,10 @@ void Emitter::emit_op(const Op& op) {
 std::string Emitter::render() {
   collect_users(fn_.body);
   analyze_block(fn_.body);
+  may_stream_ = true;
+  ir::walk(const_cast<ir::Block&>(fn_.body), [&](ir::Op& op) {
+    if (op.kind == OpKind::AtomicRMW || op.kind == OpKind::AtomicCAS) may_stream_ = false;
+  });
 
   out_.clear();
   indent_ = 1;
@@ -606,18 +620,22 @@ std::string Emitter::render() {
   std::string tu;
   tu += fmt::format("\n// ---- kernel @{} ----\n", fn_.name);
   tu += "static __attribute__((noinline)) void tr_program(const tritium_arg* args, const int32_t* grid, "
-        "const int32_t pid0, const int32_t pid1, const int32_t pid2, const tritium_host* host) {\n";
-  tu += "  (void)args; (void)grid; (void)pid0; (void)pid1; (void)pid2; (void)host;\n";
+        "const int32_t pid0, const int32_t pid1, const int32_t pid2, const tritium_host* host, tr_pf* pf) {\n";
+  tu += "  (void)args; (void)grid; (void)pid0; (void)pid1; (void)pid2; (void)host; (void)pf;\n";
   tu += body;
   tu += "}\n\n";
   tu += "extern \"C\" __attribute__((visibility(\"default\"))) void tritium_run(const tritium_arg* args, "
         "const int32_t grid[3], int64_t first, int64_t end, const tritium_host* host) {\n"
         "  const int64_t gx = grid[0], gy = grid[1];\n"
+        "  tr_pf pf;\n"
+        "  memset(&pf, 0, sizeof pf);\n"
         "  for (int64_t p = first; p < end; ++p) {\n"
         "    const int64_t rest = p / gx;\n"
-        "    tr_program(args, grid, (int32_t)(p % gx), (int32_t)(rest % gy), (int32_t)(rest / gy), host);\n"
-        "  }\n"
-        "}\n";
+        "    pf.n = pf.i = 0;\n"
+        "    tr_program(args, grid, (int32_t)(p % gx), (int32_t)(rest % gy), (int32_t)(rest / gy), host, &pf);\n"
+        "  }\n";
+  if (streams_) tu += "  tr_stream_fence();  // non-temporal stores are weakly ordered\n";
+  tu += "}\n";
   return tu;
 }
 

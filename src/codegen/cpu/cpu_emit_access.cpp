@@ -360,6 +360,20 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const
   }
   const std::string T = ctype(ptr->type.element());  // pointer type
   int id = counter_++;
+  // Streaming stores (the prelude's tr_stream_n): rows of at least 256 bytes, decided once
+  // per op and launch from the bytes the whole grid writes through it; not in kernels with
+  // atomics, whose ordering non-temporal stores would weaken.
+  const int esize = ir::byte_size(ptr->type.scalar);
+  std::string nt, ntbuf;
+  int64_t chunk = 0;
+  if (!is_load && T.find('*') + 1 == T.size() && may_stream_ && L * esize >= 256) {
+    nt = fresh("nt");
+    chunk = std::min<int64_t>(L, 1024 / esize);
+    line(fmt::format("const bool {} = TR_STREAM && host->stream_min_bytes >= 0 && (double)grid[0] * grid[1] * grid[2] "
+                     "* {}.0 >= (double)host->stream_min_bytes;",
+                     nt, ptr->type.numel() * esize));
+    streams_ = true;
+  }
   memo_.emplace_back();
   Idx row;
   int loops = 0;
@@ -416,19 +430,48 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const
     memo_.pop_back();
     close();
   };
+  // A store row in chunks of `chunk` elements, each written to `ntbuf` and streamed out
+  // when `nt` holds, else straight to the row (one copy of the value code either way).
+  auto streamed_lanes = [&]() {
+    const std::string c = fresh("c"), n = fresh("n"), wp = fresh("wp");
+    open(fmt::format("for (int64_t {0} = 0; {0} < {1}; {0} += {2})", c, lim, chunk));
+    line(fmt::format("const int64_t {} = tr_imin<int64_t>({}, {} - {});", n, chunk, lim, c));
+    line(fmt::format("{} const {} = {} ? {} : {} + {};", T, wp, nt, ntbuf, rp, c));
+    open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", j, n));
+    memo_.emplace_back();
+    Idx i = row;
+    i.dims.push_back(fmt::format("({} + {})", c, j));
+    i.lin = fmt::format("{} + {} + {}", lb, c, j);
+    line(fmt::format("{}[{}] = {};", wp, j, elem(val, i)));
+    memo_.pop_back();
+    close();
+    line(fmt::format("if ({}) tr_stream_n({} + {}, {}, {} * (int64_t)sizeof(*{}));", nt, rp, c, ntbuf, n, rp));
+    close();
+  };
   if (!is_load && rounds_from_f32(val)) {
     f32_row = fresh("f32row");
     line(fmt::format("alignas(64) float {}[{}];", f32_row, L));
   }
   const bool aliased = is_load && !alias.empty() && rank == 1;
+  if (aliased && op.parent == &fn_.body && pf_sites_ < 8)  // predict the next program's row (tr_pf)
+    line(fmt::format("tr_pf_note(pf, {}, {}, {} * (int64_t)sizeof(*{}));", pf_sites_++, rp, L, rp));
   if (aliased) {  // every lane valid: read the block where it lies (load_may_alias)
     open(fmt::format("if ({} == {})", lim, L));
     line(fmt::format("{} = {};", alias, rp));
     close();
     open("else");
   }
-  lane("0", lim, true);
-  if (!f32_row.empty()) line(fmt::format("tr_f2h_n({}, {}, {});", rp, f32_row, lim));
+  if (!nt.empty() && f32_row.empty()) {
+    ntbuf = fresh("ntbuf");
+    line(fmt::format("alignas(64) {} {}[{}];", T.substr(0, T.size() - 1), ntbuf, chunk));  // the element type
+    streamed_lanes();
+  } else {
+    lane("0", lim, true);
+  }
+  if (!f32_row.empty()) {
+    if (nt.empty()) line(fmt::format("tr_f2h_n({}, {}, {});", rp, f32_row, lim));
+    else line(fmt::format("if ({0}) tr_f2h_n_stream({1}, {2}, {3}); else tr_f2h_n({1}, {2}, {3});", nt, rp, f32_row, lim));
+  }
   if (is_load && (!prefixes.empty() || !row_terms.empty())) lane(lim, std::to_string(L), false);
   if (aliased) close();
   for (int k = 0; k < loops; ++k) close();

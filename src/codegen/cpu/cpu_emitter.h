@@ -235,6 +235,9 @@ class Emitter {
   std::vector<std::unordered_map<std::string, std::string>> memo_;  // per loop body
   std::unordered_map<const ir::Value*, CarriedPtr> carried_ptrs_;
   std::unordered_map<const ir::Value*, std::string> twins_;  // fp16 load -> its decoded twin
+  bool may_stream_ = false;  // the kernel may use streaming stores (it has no atomics)
+  bool streams_ = false;     // some store was rendered with a streaming path
+  int pf_sites_ = 0;         // top-level rank-1 loads that predict the next program's row
 };
 
 /// True for ops whose tensor results may be virtual (views, leaves, elementwise).

@@ -61,6 +61,7 @@ typedef struct tritium_host {
   void (*print)(const char* line);
   void (*assert_fail)(const char* message, const char* file, int line, const char* func, int64_t pid_x,
                       int64_t pid_y, int64_t pid_z);
+  int64_t stream_min_bytes;
 } tritium_host;
 
 #define TR_INLINE static inline __attribute__((always_inline))
@@ -133,19 +134,21 @@ template <class T> TR_INLINE T tr_mulhi(T a, T b) {
 // ---- floats: min / max -------------------------------------------------------------------
 // propagate_nan = 0: the non-NaN operand wins (both NaN: the first); propagate_nan = 1: the
 // first NaN operand wins. min(-0, +0) = -0 and max(-0, +0) = +0 in either order.
+// Written as one chain of selects (GCC vectorizes it to three compares, one bitwise op and
+// three blends): equal operands are identical but for the sign of a zero, so their bits
+// ANDed (max) or ORed (min) give +0 / -0 as above and the value itself otherwise.
+// (tests/unit/codegen/cpu/cpu_prelude_test.cpp checks them against the rules above.)
+template <class F> struct tr_fbits { typedef uint32_t type; };
+template <> struct tr_fbits<double> { typedef uint64_t type; };
 template <class F> TR_INLINE F tr_fmin(F a, F b) {
-  if (a != a) return (b != b) ? a : b;
-  if (b != b) return a;
-  if (a < b) return a;
-  if (b < a) return b;
-  return __builtin_signbit(a) ? a : b;
+  typedef typename tr_fbits<F>::type U;
+  const F either = tr_bits<F>((U)(tr_bits<U>(a) | tr_bits<U>(b)));
+  return (b != b) ? a : (a < b) ? a : (a == b) ? either : b;
 }
 template <class F> TR_INLINE F tr_fmax(F a, F b) {
-  if (a != a) return (b != b) ? a : b;
-  if (b != b) return a;
-  if (a > b) return a;
-  if (b > a) return b;
-  return __builtin_signbit(a) ? b : a;
+  typedef typename tr_fbits<F>::type U;
+  const F both = tr_bits<F>((U)(tr_bits<U>(a) & tr_bits<U>(b)));
+  return (b != b) ? a : (a > b) ? a : (a == b) ? both : b;
 }
 template <class F> TR_INLINE F tr_fmin_nan(F a, F b) { return (a != a) ? a : (b != b) ? b : tr_fmin(a, b); }
 template <class F> TR_INLINE F tr_fmax_nan(F a, F b) { return (a != a) ? a : (b != b) ? b : tr_fmax(a, b); }
@@ -289,6 +292,98 @@ static inline void tr_h2f_n(float* __restrict d, const uint16_t* __restrict s, i
   }
 #endif
   for (; i < n; ++i) d[i] = tr_h2f(s[i]);
+}
+// ---- streaming stores ------------------------------------------------------------------------
+// A launch that writes more than the caches hold gains from non-temporal stores: they skip
+// the read-for-ownership of each destination line (a third of the traffic of a streaming
+// kernel) and do not evict the inputs. The store fast path decides per store op and launch
+// (host->stream_min_bytes, set by the runtime: -1 never, else the estimated bytes the
+// launch's programs write through that op must reach it), computes the row in chunks of
+// 1 KiB into an L1-resident buffer and hands each chunk to tr_stream_n: whole aligned
+// 64-byte lines go out with movntdq, the ragged head and tail with ordinary stores. The
+// values written are the same; only the cache policy differs. Non-temporal stores are
+// weakly ordered, so tritium_run ends with tr_stream_fence (sfence) before the runtime
+// sees its programs finish. Elsewhere than x86-64 the chunks are copied (TR_STREAM 0).
+#if defined(__x86_64__) && defined(__SSE2__)
+#define TR_STREAM 1
+#else
+#define TR_STREAM 0
+#endif
+TR_INLINE void tr_stream_n(void* __restrict dst, const void* __restrict src, int64_t bytes) {
+  char* d = (char*)dst;
+  const char* s = (const char*)src;
+#if TR_STREAM
+  int64_t head = (int64_t)((64 - ((uintptr_t)d & 63)) & 63);
+  if (head > bytes) head = bytes;
+  memcpy(d, s, (size_t)head);
+  d += head, s += head, bytes -= head;
+  for (; bytes >= 64; bytes -= 64, d += 64, s += 64) {
+#if defined(__AVX512F__)
+    typedef long long tr_v8l __attribute__((vector_size(64)));
+    tr_v8l x;
+    memcpy(&x, s, 64);
+    __builtin_ia32_movntdq512((tr_v8l*)d, x);
+#elif defined(__AVX__)
+    typedef long long tr_v4l __attribute__((vector_size(32)));
+    tr_v4l x0, x1;
+    memcpy(&x0, s, 32);
+    memcpy(&x1, s + 32, 32);
+    __builtin_ia32_movntdq256((tr_v4l*)d, x0);
+    __builtin_ia32_movntdq256((tr_v4l*)(d + 32), x1);
+#else
+    typedef long long tr_v2l __attribute__((vector_size(16)));
+    for (int k = 0; k < 64; k += 16) {
+      tr_v2l x;
+      memcpy(&x, s + k, 16);
+      __builtin_ia32_movntdq((tr_v2l*)(d + k), x);
+    }
+#endif
+  }
+#endif
+  memcpy(d, s, (size_t)bytes);
+}
+TR_INLINE void tr_stream_fence() {
+#if TR_STREAM
+  __builtin_ia32_sfence();
+#endif
+}
+// ---- prefetching the next program's rows ------------------------------------------------------
+// A program that reads a row from memory and then computes on it (softmax: a reduction, an
+// exp per element, a second reduction) leaves the memory system idle while it computes, and
+// the next program starts with a cold row. tritium_run keeps, per rank-1 load at the
+// kernel's top level ("site"), the row the previous program read; a program that reads its
+// row at `r` predicts the next program's at r + (r - previous), as a stride prefetcher does,
+// and queues it. The strip-mined loops of the program (loop_nest) then prefetch one line of
+// the queue per 16 elements, so the next rows arrive while this program computes.
+// Prefetches are hints: a wrong prediction costs bandwidth, never a fault or a value.
+typedef struct tr_pf {
+  uintptr_t last[8];            // per site: the row the previous program read (0: none yet)
+  uintptr_t cur[8], end[8];     // this program's queue of predicted rows
+  int n, i;                     // queue length, the entry being prefetched
+} tr_pf;
+TR_INLINE void tr_pf_note(tr_pf* pf, int site, const void* row, int64_t bytes) {
+  const uintptr_t r = (uintptr_t)row, prev = pf->last[site];
+  pf->last[site] = r;
+  if (prev == 0 || prev == r || pf->n == 8) return;
+  const uintptr_t next = r + (r - prev);
+  pf->cur[pf->n] = next & ~(uintptr_t)63;
+  pf->end[pf->n] = next + (uintptr_t)bytes;
+  ++pf->n;
+}
+TR_INLINE void tr_pf_step(tr_pf* pf) {
+  if (pf->i >= pf->n) return;
+  __builtin_prefetch((const void*)pf->cur[pf->i]);
+  pf->cur[pf->i] += 64;
+  if (pf->cur[pf->i] >= pf->end[pf->i]) ++pf->i;
+}
+// tr_f2h_n with streaming stores: the same bits, converted 512 at a time into a local chunk.
+static inline void tr_f2h_n_stream(uint16_t* d, const float* __restrict s, int64_t n) {
+  alignas(64) uint16_t buf[512];
+  for (int64_t c = 0; c < n; c += 512) {
+    const int64_t m = n - c < 512 ? n - c : 512;
+    tr_f2h_n(buf, s + c, m);
+    tr_stream_n(d + c, buf, m * (int64_t)sizeof(uint16_t));
+  }
 }
 TR_INLINE uint16_t tr_d2h(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 1, 0, 0x7bff, 0, 0); }
 TR_INLINE uint16_t tr_d2h_rtz(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 1, 0, 0x7bff, 0, 1); }

@@ -19,6 +19,7 @@
 #include "codegen/cpu/cpu_codegen.h"
 #include "runtime/cache.h"
 #include "runtime/cpu/compiler.h"
+#include "runtime/cpu/stream_policy.h"
 #include "runtime/cpu/thread_pool.h"
 
 #ifndef TRITIUM_VERSION
@@ -63,7 +64,7 @@ void host_assert_fail(const char* message, const char* file, int line, const cha
   g_failed.store(true, std::memory_order_relaxed);
 }
 
-const tritium_host g_host = {&host_print, &host_assert_fail};
+tritium_host g_host = {&host_print, &host_assert_fail, -1};  // stream_min_bytes: set per launch
 
 class CpuKernel final : public LoadedKernel {
  public:
@@ -87,6 +88,7 @@ class CpuKernel final : public LoadedKernel {
       g_assert_failure.reset();
       g_grid = grid;
       g_failed.store(false);
+      g_host.stream_min_bytes = stream_min_bytes();
     }
     ThreadPool& pool = ThreadPool::global();
     const int64_t workers = pool.size();

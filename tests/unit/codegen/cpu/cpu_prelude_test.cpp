@@ -21,7 +21,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <random>
 #include <string>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -43,6 +46,16 @@ extern "C" __attribute__((visibility("default"))) void t_f2h_n(uint16_t* d, cons
 extern "C" __attribute__((visibility("default"))) void t_h2f_n(float* d, const uint16_t* s, int64_t n) {
   tr_h2f_n(d, s, n);
 }
+extern "C" __attribute__((visibility("default"))) float t_fmin(float a, float b) { return tr_fmin(a, b); }
+extern "C" __attribute__((visibility("default"))) float t_fmax(float a, float b) { return tr_fmax(a, b); }
+extern "C" __attribute__((visibility("default"))) double t_dmin(double a, double b) { return tr_fmin(a, b); }
+extern "C" __attribute__((visibility("default"))) double t_dmax(double a, double b) { return tr_fmax(a, b); }
+extern "C" __attribute__((visibility("default"))) void t_fmax_n(float* d, const float* a, const float* b, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) d[i] = tr_fmax(a[i], b[i]);  // vectorized, as in kernels
+}
+extern "C" __attribute__((visibility("default"))) void t_fmin_n(float* d, const float* a, const float* b, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) d[i] = tr_fmin(a[i], b[i]);
+}
 )";
 
 struct Prelude {
@@ -51,6 +64,12 @@ struct Prelude {
   uint16_t (*f2h)(float) = nullptr;
   void (*f2h_n)(uint16_t*, const float*, int64_t) = nullptr;
   void (*h2f_n)(float*, const uint16_t*, int64_t) = nullptr;
+  float (*fmin)(float, float) = nullptr;
+  float (*fmax)(float, float) = nullptr;
+  double (*dmin)(double, double) = nullptr;
+  double (*dmax)(double, double) = nullptr;
+  void (*fmax_n)(float*, const float*, const float*, int64_t) = nullptr;
+  void (*fmin_n)(float*, const float*, const float*, int64_t) = nullptr;
 };
 
 const Prelude& prelude() {
@@ -67,6 +86,13 @@ const Prelude& prelude() {
     r.f2h = reinterpret_cast<uint16_t (*)(float)>(dlsym(r.so, "t_f2h"));
     r.f2h_n = reinterpret_cast<void (*)(uint16_t*, const float*, int64_t)>(dlsym(r.so, "t_f2h_n"));
     r.h2f_n = reinterpret_cast<void (*)(float*, const uint16_t*, int64_t)>(dlsym(r.so, "t_h2f_n"));
+    r.fmin = reinterpret_cast<float (*)(float, float)>(dlsym(r.so, "t_fmin"));
+    r.fmax = reinterpret_cast<float (*)(float, float)>(dlsym(r.so, "t_fmax"));
+    r.dmin = reinterpret_cast<double (*)(double, double)>(dlsym(r.so, "t_dmin"));
+    r.dmax = reinterpret_cast<double (*)(double, double)>(dlsym(r.so, "t_dmax"));
+    using Row = void (*)(float*, const float*, const float*, int64_t);
+    r.fmax_n = reinterpret_cast<Row>(dlsym(r.so, "t_fmax_n"));
+    r.fmin_n = reinterpret_cast<Row>(dlsym(r.so, "t_fmin_n"));
     std::error_code ec;
     fs::remove_all(dir, ec);
     return r;
@@ -170,6 +196,86 @@ TEST(CpuPrelude, FloatToHalfRoundsLikeTheReferenceConverter) {
   }
   EXPECT_EQ(bad, 0);
   EXPECT_GT(checked, 44000000);
+}
+
+}  // namespace
+
+namespace {
+
+// The min / max rules (propagate_nan = 0), written directly from their statement: a NaN
+// operand loses to a number; two NaNs give the first; -0 < +0; otherwise the smaller /
+// larger value. Returns the expected bits.
+template <class F, class U>
+U rule_min_max(F a, F b, bool is_max) {
+  auto bits = [](F x) { return std::bit_cast<U>(x); };
+  if (std::isnan(a)) return std::isnan(b) ? bits(a) : bits(b);
+  if (std::isnan(b)) return bits(a);
+  if (a == b) {  // equal: identical, or +0 and -0
+    if (a != 0) return bits(a);
+    const bool neg = is_max ? (std::signbit(a) && std::signbit(b)) : (std::signbit(a) || std::signbit(b));
+    return bits(neg ? F(-0.0) : F(0.0));
+  }
+  return bits(is_max ? (a > b ? a : b) : (a < b ? a : b));
+}
+
+template <class F, class U>
+std::vector<F> special_values() {
+  std::vector<F> v = {F(0.0), F(-0.0), F(1.0), F(-1.0), F(1.5), F(-2.25), std::numeric_limits<F>::infinity(),
+                      -std::numeric_limits<F>::infinity(), std::numeric_limits<F>::min(),
+                      std::numeric_limits<F>::denorm_min(), -std::numeric_limits<F>::denorm_min(),
+                      std::numeric_limits<F>::max(), std::numeric_limits<F>::lowest()};
+  const U exp_all = sizeof(U) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull);
+  const U sign = U(1) << (sizeof(U) * 8 - 1);
+  for (U payload : {U(1), U(5), exp_all >> 1 & ~(exp_all >> 2), U(0x1234)}) {  // NaNs: quiet, signalling, payloads
+    v.push_back(std::bit_cast<F>(U(exp_all | payload)));
+    v.push_back(std::bit_cast<F>(U(sign | exp_all | payload)));
+  }
+  return v;
+}
+
+TEST(CpuPrelude, FloatMinMaxFollowTheRulesOnSpecialAndRandomValues) {
+  const Prelude& p = prelude();
+  ASSERT_NE(p.fmin, nullptr) << dlerror();
+  ASSERT_NE(p.fmax_n, nullptr);
+  std::vector<float> vals = special_values<float, uint32_t>();
+  std::mt19937 rng(20261201);
+  for (int i = 0; i < 200; ++i) vals.push_back(std::bit_cast<float>(static_cast<uint32_t>(rng())));
+  vals.push_back(vals.back());  // an equal pair of random values
+  std::vector<float> a, b;
+  for (float x : vals)
+    for (float y : vals) a.push_back(x), b.push_back(y);
+  std::vector<float> mx(a.size()), mn(a.size());
+  p.fmax_n(mx.data(), a.data(), b.data(), static_cast<int64_t>(a.size()));
+  p.fmin_n(mn.data(), a.data(), b.data(), static_cast<int64_t>(a.size()));
+  int bad = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const uint32_t want_max = rule_min_max<float, uint32_t>(a[i], b[i], true);
+    const uint32_t want_min = rule_min_max<float, uint32_t>(a[i], b[i], false);
+    for (auto [got, want, what] : {std::tuple{bits_of(p.fmax(a[i], b[i])), want_max, "max"},
+                                   std::tuple{bits_of(mx[i]), want_max, "max (vector loop)"},
+                                   std::tuple{bits_of(p.fmin(a[i], b[i])), want_min, "min"},
+                                   std::tuple{bits_of(mn[i]), want_min, "min (vector loop)"}})
+      if (got != want && ++bad <= 8)
+        ADD_FAILURE() << what << "(0x" << std::hex << bits_of(a[i]) << ", 0x" << bits_of(b[i]) << ") = 0x" << got
+                      << ", want 0x" << want;
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+TEST(CpuPrelude, DoubleMinMaxFollowTheRules) {
+  const Prelude& p = prelude();
+  ASSERT_NE(p.dmin, nullptr) << dlerror();
+  const std::vector<double> vals = special_values<double, uint64_t>();
+  int bad = 0;
+  for (double x : vals)
+    for (double y : vals) {
+      const uint64_t gmax = std::bit_cast<uint64_t>(p.dmax(x, y)), gmin = std::bit_cast<uint64_t>(p.dmin(x, y));
+      if (gmax != rule_min_max<double, uint64_t>(x, y, true) && ++bad <= 5)
+        ADD_FAILURE() << "max(" << x << ", " << y << ")";
+      if (gmin != rule_min_max<double, uint64_t>(x, y, false) && ++bad <= 5)
+        ADD_FAILURE() << "min(" << x << ", " << y << ")";
+    }
+  EXPECT_EQ(bad, 0);
 }
 
 }  // namespace
