@@ -1,10 +1,12 @@
-// fp16 loads used both as bits and as numbers. The CPU backend decodes a loaded fp16 block
-// used as numbers once, in bulk (a "decoded twin", cpu_emitter.h), and keeps the fp16
-// array for uses of the bits (stores of the unchanged value, bitcast, abs, select);
-// the interpreter decodes element by element. Every fp16 encoding goes through the kernel
+// fp16 and bf16 loads used both as bits and as numbers. The CPU backend decodes a loaded
+// 16-bit float block used as numbers once, in bulk (a "decoded twin", cpu_emitter.h), and
+// keeps the 16-bit array for uses of the bits (stores of the unchanged value, bitcast, abs,
+// select); the interpreter decodes element by element. Every encoding goes through the kernel
 // (NaN with payloads, Inf, subnormals, both zeros; never NaN in both operands), with a
 // masked tail and a store over the loaded block before it is used again; the backends
 // must agree bit for bit.
+#include <fmt/format.h>
+
 #include "conformance_util.h"
 #include "halfbits.h"
 
@@ -12,7 +14,7 @@ using namespace conformance;
 
 namespace {
 
-TEST(ConformanceHalfDecode, BitsAndValuesOfTheSameLoad) {
+void bits_and_values(bool bf16) {
   const char* src = R"(
 import triton
 import triton.language as tl
@@ -38,16 +40,18 @@ def mixed(x, y, o_bits, o_i16, o_sum, o_f32, o_neg, o_abs, o_sel, o_max, o_after
     tl.store(o_after_bits + offs, a, mask=m)
 )";
   const int cap = 65536, n = cap - 37, block = 1024;
+  auto value = [&](uint16_t h) { return bf16 ? bf16_to_float(h) : half_to_float(h); };
   std::vector<uint16_t> x(cap), y(cap);
   for (int i = 0; i < cap; ++i) {
     x[i] = static_cast<uint16_t>(i);                          // every encoding
     y[i] = static_cast<uint16_t>((i * 40503u + 12345u) & 0xffffu);  // every encoding, shuffled
     // Not both NaN: which payload a two-NaN operation keeps is not specified (today the
     // interpreter's max and fp32 add keep the second operand's, the CPU backend's the first's).
-    if (std::isnan(half_to_float(x[i])) && std::isnan(half_to_float(y[i]))) y[i] = 0x3c00;  // 1.0
+    if (std::isnan(value(x[i])) && std::isnan(value(y[i]))) y[i] = bf16 ? 0x3f80 : 0x3c00;  // 1.0
   }
+  const std::string t = bf16 ? "*bf16" : "*fp16";
   Case c(src, "mixed",
-         "*fp16, *fp16, *fp16, *i16, *fp16, *fp32, *fp16, *fp16, *fp16, *fp16, *fp32, *fp16, i32, 1024");
+         fmt::format("{0}, {0}, {0}, *i16, {0}, *fp32, {0}, {0}, {0}, {0}, *fp32, {0}, i32, 1024", t));
   c.in(x).in(y).out<uint16_t>(cap).out<int16_t>(cap).out<uint16_t>(cap).out<float>(cap);
   c.out<uint16_t>(cap).out<uint16_t>(cap).out<uint16_t>(cap).out<uint16_t>(cap).out<float>(cap).out<uint16_t>(cap);
   c.scalar(n);
@@ -62,7 +66,7 @@ def mixed(x, y, o_bits, o_i16, o_sum, o_f32, o_neg, o_abs, o_sel, o_max, o_after
     ASSERT_EQ(static_cast<uint16_t>(i16[i]), x[i]) << i;
     ASSERT_EQ(x2[i], y[i]) << i;
     ASSERT_EQ(mag[i], x[i] & 0x7fffu) << i;
-    const float a = half_to_float(x[i]), b = half_to_float(y[i]);
+    const float a = value(x[i]), b = value(y[i]);
     if (!std::isnan(a) && !std::isnan(b)) {
       const float want = a * 2.0f + b;
       if (std::isnan(want)) ASSERT_TRUE(std::isnan(f32[i])) << i;  // Inf - Inf
@@ -73,5 +77,8 @@ def mixed(x, y, o_bits, o_i16, o_sum, o_f32, o_neg, o_abs, o_sel, o_max, o_after
   }
   for (int i = n; i < cap; ++i) ASSERT_EQ(same[i], poison<uint16_t>()) << "masked element written at " << i;
 }
+
+TEST(ConformanceHalfDecode, BitsAndValuesOfTheSameLoad) { bits_and_values(false); }
+TEST(ConformanceHalfDecode, BitsAndValuesOfTheSameBf16Load) { bits_and_values(true); }
 
 }  // namespace

@@ -265,8 +265,14 @@ std::vector<std::string> Emitter::dims_of(const Idx& i, const std::vector<int64_
   return dims;
 }
 
-void Emitter::loop_nest(const std::vector<int64_t>& shape, const std::function<void(const Idx&)>& body) {
+void Emitter::loop_nest(const std::vector<int64_t>& shape, const std::function<void(const Idx&)>& body,
+                        bool prefetch) {
   int id = counter_++;
+  const bool strip = prefetch && pf_sites_ > 0 && !shape.empty() && shape.back() >= 64 && shape.back() % 16 == 0;
+  if (strip) {  // the loads' predictions go into the queue here, where they are consumed
+    for (const std::string& note : pf_pending_) line(note);
+    pf_pending_.clear();
+  }
   open("");  // scope of the nest
   memo_.emplace_back();
   Idx idx;
@@ -279,7 +285,7 @@ void Emitter::loop_nest(const std::vector<int64_t>& shape, const std::function<v
     std::string iv = fmt::format("i{}_{}", id, d);
     // Innermost loop, when a load queued the next program's rows (tr_pf_note): strip-mined
     // by 16, one prefetch per strip; the inner 16 iterations still vectorize.
-    if (d + 1 == shape.size() && pf_sites_ > 0 && shape[d] >= 64 && shape[d] % 16 == 0) {
+    if (d + 1 == shape.size() && strip) {
       std::string sb = fmt::format("ib{}", id);
       open(fmt::format("for (int64_t {0} = 0; {0} < {1}; {0} += 16)", sb, shape[d]));
       line("tr_pf_step(pf);");
@@ -429,9 +435,9 @@ Idx Emitter::view_source(const Op& op, int result, const Idx& idx) {
 bool Emitter::used_as_number(const Value* v) const {
   for (const Op* u : users(v)) {
     switch (u->kind) {
-      case OpKind::Cast: {  // to anything but fp16 itself (or an address): decoded first
+      case OpKind::Cast: {  // to anything but its own type (or an address): decoded first
         const ir::Type& t = u->results[0]->type;
-        if (!t.is_ptr && t.scalar != ir::ScalarType::F16) return true;
+        if (!t.is_ptr && t.scalar != v->type.scalar) return true;
         break;
       }
       case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Rem:
@@ -493,7 +499,8 @@ void Emitter::emit_materialized(const Op& op) {
     }
   }
   std::string n = declare_array(r->type, "v");
-  loop_nest(r->type.shape, [&](const Idx& i) { line(fmt::format("{}[{}] = {};", n, i.lin, compute(op, 0, i))); });
+  loop_nest(r->type.shape, [&](const Idx& i) { line(fmt::format("{}[{}] = {};", n, i.lin, compute(op, 0, i))); },
+            /*prefetch=*/true);
   bind(r, n, Storage::Array);
 }
 

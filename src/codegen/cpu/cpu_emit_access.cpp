@@ -19,6 +19,9 @@
 // lim = clamp(n - pid*1024, 0, 1024).
 #include <fmt/format.h>
 
+#include <functional>
+#include <unordered_set>
+
 #include <algorithm>
 #include <charconv>
 #include <optional>
@@ -351,6 +354,15 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const
     g += (g.empty() ? "" : " && ") + s;
   }
   const bool guarded = !g.empty();
+  // A top-level rank-1 load read in place predicts the next program's row (tr_pf): the row
+  // is kept in a local here, and the note is emitted by the next compute loop, which
+  // prefetches it (loop_nest); with no such loop the local is dead code.
+  std::string pf_row;
+  if (is_load && !alias.empty() && rank == 1 && op.parent == &fn_.body && pf_sites_ < 8) {
+    pf_row = fresh("pfrow");
+    line(fmt::format("const void* {} = nullptr;", pf_row));
+    pf_pending_.push_back(fmt::format("tr_pf_note(pf, {}, {}, {});", pf_sites_++, pf_row, L * ir::byte_size(ptr->type.scalar)));
+  }
   if (guarded) {
     std::string ok = fresh("fast");
     line(fmt::format("const bool {} = {};", ok, g));
@@ -366,7 +378,7 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const
   const int esize = ir::byte_size(ptr->type.scalar);
   std::string nt, ntbuf;
   int64_t chunk = 0;
-  if (!is_load && T.find('*') + 1 == T.size() && may_stream_ && L * esize >= 256) {
+  if (!is_load && T.find('*') + 1 == T.size() && may_stream_ && L * esize >= 256 && !heavy_in_place(val)) {
     nt = fresh("nt");
     chunk = std::min<int64_t>(L, 1024 / esize);
     line(fmt::format("const bool {} = TR_STREAM && host->stream_min_bytes >= 0 && (double)grid[0] * grid[1] * grid[2] "
@@ -453,8 +465,7 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const
     line(fmt::format("alignas(64) float {}[{}];", f32_row, L));
   }
   const bool aliased = is_load && !alias.empty() && rank == 1;
-  if (aliased && op.parent == &fn_.body && pf_sites_ < 8)  // predict the next program's row (tr_pf)
-    line(fmt::format("tr_pf_note(pf, {}, {}, {} * (int64_t)sizeof(*{}));", pf_sites_++, rp, L, rp));
+  if (!pf_row.empty()) line(fmt::format("{} = {};", pf_row, rp));
   if (aliased) {  // every lane valid: read the block where it lies (load_may_alias)
     open(fmt::format("if ({} == {})", lim, L));
     line(fmt::format("{} = {};", alias, rp));
@@ -478,6 +489,27 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const
   memo_.pop_back();
   close();
   return guarded ? FastAccess::kGuarded : FastAccess::kAlways;
+}
+
+bool Emitter::heavy_in_place(const Value* v) {
+  bool heavy = false, in_place = false;
+  std::unordered_set<const Value*> seen;
+  std::function<void(const Value*)> walk = [&](const Value* x) {
+    if (x->type.is_scalar() || !seen.insert(x).second) return;
+    if (storage(x) == Storage::Array) {
+      if (!twin(x))
+        for (const AliasedLoad& a : aliased_loads)
+          if (a.ptr == name(x)) in_place = true;
+      return;
+    }
+    if (storage(x) != Storage::Virtual || !x->def) return;
+    const Op& op = *x->def;
+    if (op.kind == OpKind::Math && op.math_fn() != ir::MathFn::Abs) heavy = true;
+    if (op.kind == OpKind::Div && !x->type.is_ptr && ir::is_float(x->type.scalar)) heavy = true;
+    for (const Value* o : op.operands) walk(o);
+  };
+  walk(v);
+  return heavy && in_place;
 }
 
 bool Emitter::rounds_from_f32(const Value* v) const {

@@ -115,7 +115,10 @@ class Emitter {
   /// The name of `v`'s own decoded twin array, or nullptr.
   const std::string* twin(const ir::Value* v) const;
   /// Emits a loop nest over `shape` (innermost = last dimension) calling `body` inside.
-  void loop_nest(const std::vector<int64_t>& shape, const std::function<void(const Idx&)>& body);
+  /// `prefetch`: a compute loop (an array materialized from values); when top-level loads
+  /// predicted the next program's rows (tr_pf_note), its innermost loop prefetches them.
+  void loop_nest(const std::vector<int64_t>& shape, const std::function<void(const Idx&)>& body,
+                 bool prefetch = false);
   /// Row-major linear index / per-dimension indices of `i` in a tensor of `shape`.
   static std::string lin_of(const Idx& i, const std::vector<int64_t>& shape);
   static std::vector<std::string> dims_of(const Idx& i, const std::vector<int64_t>& shape);
@@ -163,6 +166,12 @@ class Emitter {
   /// fp32 with RNE, or fp16 + - * /), the fp32 expression before that rounding at `idx`;
   /// "" otherwise. The fast store then converts a whole row with tr_f2h_n (same bits).
   std::string unrounded_f16(const ir::Value* v, const Idx& idx);
+  /// True when computing `v` per element both reads a block in place from memory (an
+  /// aliased load without a decoded twin) and does heavy arithmetic on it (a math function
+  /// other than abs, a float division). Such a store row keeps ordinary stores: streaming
+  /// ones measured slower there (SwiGLU bf16, 2026-12-01: 19 -> 25 ms), while rows computed
+  /// from L1-resident arrays or by cheap arithmetic gain from them.
+  bool heavy_in_place(const ir::Value* v);
   /// True when unrounded_f16(v, ...) has that form (checks the ops only, emits nothing).
   bool rounds_from_f32(const ir::Value* v) const;
 
@@ -238,6 +247,7 @@ class Emitter {
   bool may_stream_ = false;  // the kernel may use streaming stores (it has no atomics)
   bool streams_ = false;     // some store was rendered with a streaming path
   int pf_sites_ = 0;         // top-level rank-1 loads that predict the next program's row
+  std::vector<std::string> pf_pending_;  // their tr_pf_note calls, emitted by the next compute loop
 };
 
 /// True for ops whose tensor results may be virtual (views, leaves, elementwise).

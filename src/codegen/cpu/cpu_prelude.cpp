@@ -353,8 +353,9 @@ TR_INLINE void tr_stream_fence() {
 // the next program starts with a cold row. tritium_run keeps, per rank-1 load at the
 // kernel's top level ("site"), the row the previous program read; a program that reads its
 // row at `r` predicts the next program's at r + (r - previous), as a stride prefetcher does,
-// and queues it. The strip-mined loops of the program (loop_nest) then prefetch one line of
-// the queue per 16 elements, so the next rows arrive while this program computes.
+// and queues it (the note is emitted just before the program's first compute loop). The
+// strip-mined compute loops (loop_nest) then prefetch one line of the queue per 16
+// elements, so the next rows arrive while this program computes.
 // Prefetches are hints: a wrong prediction costs bandwidth, never a fault or a value.
 typedef struct tr_pf {
   uintptr_t last[8];            // per site: the row the previous program read (0: none yet)
@@ -363,6 +364,7 @@ typedef struct tr_pf {
 } tr_pf;
 TR_INLINE void tr_pf_note(tr_pf* pf, int site, const void* row, int64_t bytes) {
   const uintptr_t r = (uintptr_t)row, prev = pf->last[site];
+  if (r == 0) return;  // the load took its general path: no row
   pf->last[site] = r;
   if (prev == 0 || prev == r || pf->n == 8) return;
   const uintptr_t next = r + (r - prev);

@@ -38,6 +38,21 @@ ir::Module scale(ScalarType t, int64_t block, bool with_atomic = false) {
   return std::move(k.module);
 }
 
+/// out[i] = x[i] * exp(x[i]) (fp32): heavy arithmetic on a block read in place.
+ir::Module x_exp(int64_t block) {
+  KernelBuilder k("x_exp");
+  Value* x = k.ptr_param(ScalarType::F32);
+  Value* out = k.ptr_param(ScalarType::F32);
+  Value* n = k.param(Type::of(ScalarType::I32));
+  auto [offs, mask] = k.block_offsets(block, n);
+  Value* xv = k.load(k.ptrs(x, offs), mask);
+  ir::Op* e = k.b.create(OpKind::Math, {xv}, {xv->type}, k.loc);
+  e->attrs["fn"] = static_cast<int64_t>(ir::MathFn::Exp);
+  k.store(k.ptrs(out, offs), k.bin(OpKind::Mul, xv, e->result()), mask);
+  k.ret();
+  return std::move(k.module);
+}
+
 TEST(CpuStreamStores, LongRowsGetAStreamingPathAndTheFence) {
   for (auto [t, block] : {std::pair{ScalarType::F32, 64}, std::pair{ScalarType::F16, 1024},
                           std::pair{ScalarType::I8, 256}}) {
@@ -50,8 +65,11 @@ TEST(CpuStreamStores, LongRowsGetAStreamingPathAndTheFence) {
   }
 }
 
-TEST(CpuStreamStores, ShortRowsAndAtomicKernelsStorePlainly) {
-  for (const ir::Module& m : {scale(ScalarType::F32, 32), scale(ScalarType::I8, 128), scale(ScalarType::F32, 1024, true)}) {
+TEST(CpuStreamStores, ShortRowsAtomicKernelsAndHeavyInPlaceRowsStorePlainly) {
+  // (x_exp: a row computed with heavy arithmetic from a block read in place; see
+  // Emitter::heavy_in_place)
+  for (const ir::Module& m : {scale(ScalarType::F32, 32), scale(ScalarType::I8, 128), scale(ScalarType::F32, 1024, true),
+                              x_exp(1024)}) {
     const std::string text = kernel_text(m);
     EXPECT_EQ(text.find("tr_stream_n("), std::string::npos) << text;
     EXPECT_EQ(text.find("tr_f2h_n_stream("), std::string::npos) << text;
