@@ -97,6 +97,7 @@ using Registry = std::map<std::string, Handler>;
 
 void register_creation(Registry& r);  // builtins_creation.cpp
 void register_memory(Registry& r);    // builtins_memory.cpp
+void register_atomic(Registry& r);    // builtins_atomic.cpp
 void register_math(Registry& r);      // builtins_math.cpp
 void register_libdevice(Registry& r); // builtins_libdevice.cpp
 void register_shape(Registry& r);     // builtins_shape.cpp

@@ -42,9 +42,8 @@ def overwrite(p, q, r, n, BLOCK: tl.constexpr):
   EXPECT_EQ(bits(p2[0]), bits(p[0]));
 }
 
-// Enable when the frontend accepts tl.atomic_* (issue 3): today it refuses them, so the
-// CPU backend's snapshot before an atomic (cpu_codegen.cpp) cannot be reached from source.
-TEST(ConformanceLoadSnapshot, DISABLED_AtomicsOverTheLoadedBlock) {
+// The CPU backend copies a block read in place before an atomic (cpu_codegen.cpp).
+TEST(ConformanceLoadSnapshot, AtomicsOverTheLoadedBlock) {
   const char* src = R"(
 import triton
 import triton.language as tl

@@ -304,8 +304,7 @@ TEST(Refusals, Calls) {
 // being implemented as this is written, so they are not pinned here; docs/refusals.md.)
 TEST(Refusals, NotImplementedYet) {
   std::vector<Refusal> cases;
-  for (const char* f : {"atomic_add", "atomic_and", "atomic_cas", "atomic_max", "atomic_min", "atomic_or",
-                        "atomic_xchg", "atomic_xor", "associative_scan", "cumsum", "cumprod", "sort", "topk", "flip",
+  for (const char* f : {"associative_scan", "cumsum", "cumprod", "sort", "topk", "flip",
                         "bitonic_merge", "make_block_ptr", "advance", "make_tensor_descriptor",
                         "load_tensor_descriptor", "store_tensor_descriptor", "inline_asm_elementwise", "dot_scaled",
                         "gather", "histogram", "map_elementwise", "cat"}) {
@@ -438,6 +437,51 @@ TEST(Refusals, MemoryBuiltins) {
       {"    y = tl.load(p, volatile=n)\n", "volatile must be a constexpr bool, got i32", "tl.load(p, volatile"},
       {"    y = tl.load(p, cache_modifier=1)\n", "cache_modifier must be a constexpr string, got constexpr int 1",
        "tl.load(p, cache_modifier=1)"},
+  });
+}
+
+// Atomics (upstream semantic.py atom_red_typechecking_impl / atomic_*). `q` is a pointer
+// to the type named in each case's signature.
+TEST(Refusals, AtomicBuiltins) {
+  auto with_q = [](const std::string& body, const std::string& message, const std::string& at, const std::string& ty) {
+    Refusal r{body, message, at};
+    r.params = "p, n, q, N: tl.constexpr";
+    r.sig = "*fp32, i32, *" + ty + ", 16";
+    return r;
+  };
+  expect_all({
+      with_q("    y = tl.atomic_max(q + offs, 1.0)\n", "atomic_max does not support fp16", "tl.atomic_max(q", "fp16"),
+      with_q("    y = tl.atomic_xchg(q, 1.0)\n", "atomic_xchg does not support bf16", "tl.atomic_xchg(q", "bf16"),
+      with_q("    y = tl.atomic_add(q, 1)\n", "atomic_add does not support int8", "tl.atomic_add(q", "i8"),
+      with_q("    y = tl.atomic_add(q, 1)\n", "atomic_add does not support int16", "tl.atomic_add(q", "i16"),
+      with_q("    y = tl.atomic_or(q, 1)\n", "atomic_or does not support uint16", "tl.atomic_or(q", "u16"),
+      with_q("    y = tl.atomic_cas(q, 0, 1)\n", "atomic_cas only supports elements with width {16, 32, 64}",
+             "tl.atomic_cas(q", "i8"),
+      with_q("    y = tl.atomic_cas(q, 0, 1)\n",
+             "tl.atomic_cas: cmp has type int32 but the pointer needs int64 (atomic_cas converts nothing; cast cmp "
+             "first)",
+             "tl.atomic_cas(q", "i64"),
+      with_q("    y = tl.atomic_cas(q + offs, 0, 1)\n",
+             "tl.atomic_cas: cmp has type int32 but the pointer needs <[4], int32> (atomic_cas converts nothing; cast "
+             "cmp first)",
+             "tl.atomic_cas(q + offs", "i32"),
+      {"    y = tl.atomic_and(p, 1.0)\n", "atomic_and does not support fp32", "tl.atomic_and(p"},
+      {"    y = tl.atomic_add(p, 1.0, sem='seq_cst')\n",
+       "memory semantic 'seq_cst' not supported by tl.atomic_add (accepted: 'acquire', 'release', 'acq_rel', "
+       "'relaxed')",
+       "tl.atomic_add(p, 1.0, sem"},
+      {"    y = tl.atomic_add(p, 1.0, scope='device')\n",
+       "memory scope 'device' not supported by tl.atomic_add (accepted: 'gpu', 'cta', 'sys')",
+       "tl.atomic_add(p, 1.0, scope"},
+      {"    y = tl.atomic_add(p, x)\n", "tl.atomic_add: val cannot be a block when the pointer is a scalar",
+       "tl.atomic_add(p, x)"},
+      {"    y = tl.atomic_add(p, 1.0, mask=offs < 2)\n",
+       "tl.atomic_add: mask cannot be a block when the pointer is a scalar", "tl.atomic_add(p, 1.0, mask"},
+      {"    y = tl.atomic_add(p + offs, x, mask=offs)\n",
+       "tl.atomic_add: mask must have boolean scalar type, got int32", "tl.atomic_add(p + offs, x, mask"},
+      {"    y = tl.atomic_add(n, 1)\n",
+       "tl.atomic_add: the pointer argument must be a pointer or a tensor of pointers, got i32", "tl.atomic_add(n"},
+      {"    y = tl.atomic_min(p + offs, x2)\n", "cannot broadcast, rank mismatch: [4, 4], [4]", "tl.atomic_min(p + offs, x2"},
   });
 }
 
