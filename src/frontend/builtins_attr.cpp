@@ -22,9 +22,9 @@ const std::set<std::string>& tensor_methods() {
       "expand_dims", "cast", "store", "reduce", "exp", "exp2", "log", "log2", "cos", "sin", "sqrt", "sqrt_rn", "rsqrt",
       "abs", "erf", "floor", "ceil", "cdiv", "sigmoid", "softmax", "ravel", "max", "argmax", "min", "argmin", "sum",
       "xor_sum", "reduce_or", "atomic_cas", "atomic_xchg", "atomic_add", "atomic_max", "atomic_min", "atomic_and",
-      "atomic_or", "atomic_xor",
+      "atomic_or", "atomic_xor", "associative_scan", "cumsum", "cumprod",
       // members refused by call_builtin for now
-      "advance", "associative_scan", "histogram", "gather", "cumsum", "cumprod", "flip"};
+      "advance", "histogram", "gather", "flip"};
   return s;
 }
 

@@ -1,7 +1,10 @@
-// Reductions: tl.reduce with a jit combine function, and the standard.py reductions sum,
-// max, min, argmax, argmin, xor_sum, reduce_or, whose combine regions are built from the
-// same operators upstream's jit combine functions use (core.py reduce /
-// _reduce_with_indices, semantic.py reduction, standard.py).
+// Reductions and scans: tl.reduce and tl.associative_scan with a jit combine function, the
+// standard.py reductions sum, max, min, argmax, argmin, xor_sum, reduce_or and the scans
+// cumsum, cumprod, whose combine regions are built from the same operators upstream's jit
+// combine functions use (core.py reduce / _reduce_with_indices / associative_scan,
+// semantic.py reduction / associative_scan, standard.py). A scan is inclusive; its order
+// (one running value along the axis, in index order or from the end with reverse=True) is
+// the canonical one of src/interp/interpreter.h.
 #include <fmt/format.h>
 
 #include "frontend/builtins_impl.h"
@@ -65,6 +68,41 @@ std::vector<ir::Value*> reduction(BuiltinContext& ctx, std::vector<ir::Value*> i
   return out;
 }
 
+// upstream core.associative_scan + semantic.associative_scan: the Scan op and its region.
+std::vector<ir::Value*> scan(BuiltinContext& ctx, std::vector<ir::Value*> inputs, const CValue& axis_v, bool reverse,
+                             const Combine& combine, SrcLoc loc) {
+  ir::Builder& b = ctx.b;
+  const int rank = inputs[0]->type.rank();
+  if (rank == 0) fail(loc, "tl.associative_scan needs a tensor input, got a scalar");
+  if (axis_v.kind == CValue::Kind::None) fail(loc, "tl.associative_scan needs an axis (got None)");
+  const int ax = wrap_axis(int_arg(axis_v, loc, "scan axis"), rank, loc);
+  for (auto* t : inputs)
+    if (t->type.shape != inputs[0]->type.shape) fail(loc, "all scan inputs must have the same shape");
+  std::vector<ir::Type> result_types;
+  for (auto* t : inputs) result_types.push_back(t->type);
+  ir::Op* op = b.create_reduce(ir::OpKind::Scan, inputs, ax, result_types, loc);
+  op->attrs["reverse"] = static_cast<int64_t>(reverse);
+  {
+    ir::InsertionGuard guard(b);
+    b.set_insertion_end(&op->body());
+    CValues args;
+    for (auto* a : op->body().args) args.push_back(CValue::of_tensor(a));
+    CValues res = combine(args);
+    if (res.size() != inputs.size())
+      fail(loc, fmt::format("scan combine function returned {} values, expected {}", res.size(), inputs.size()));
+    std::vector<ir::Value*> yields;
+    for (size_t i = 0; i < res.size(); ++i) {
+      ir::Type want = inputs[i]->type.element();
+      if (res[i].kind != CValue::Kind::Tensor || !(res[i].tensor->type == want))
+        fail(loc, fmt::format("scan combine function returned {} for value {}, expected {}", res[i].describe(), i,
+                              sem::tt_name(want)));
+      yields.push_back(res[i].tensor);
+    }
+    b.create(ir::OpKind::Yield, yields, {}, loc);
+  }
+  return std::vector<ir::Value*>(op->results.begin(), op->results.end());
+}
+
 CValues tensors_of(const CValue& r, SrcLoc loc) {
   if (r.kind == CValue::Kind::Tuple) return r.elems;
   return {r};
@@ -86,6 +124,45 @@ CValue reduce(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc l
   CValues r;
   for (auto* v : out) r.push_back(CValue::of_tensor(v));
   return CValue::of_tuple(std::move(r));
+}
+
+CValue associative_scan(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("associative_scan", std::move(args), std::move(kw),
+         {req("input"), req("axis"), req("combine_fn"), opt("reverse", CValue::of_bool(false))}, loc);
+  const bool single = a["input"].kind == CValue::Kind::Tensor;
+  std::vector<ir::Value*> inputs;
+  for (const auto& v : tensors_of(a["input"], loc)) inputs.push_back(tensor_only(v, loc, "tl.associative_scan input"));
+  if (inputs.empty()) fail(loc, "tl.associative_scan needs at least one input");
+  const CValue& fn = a["combine_fn"];
+  if (fn.kind != CValue::Kind::JitFn)
+    fail(loc, "tl.associative_scan combine_fn must be a @triton.jit function, got " + fn.describe());
+  if (!ctx.call_jit) fail(loc, "tl.associative_scan: no way to call the combine function here");
+  auto combine = [&](const CValues& region_args) { return tensors_of(ctx.call_jit(fn, region_args, loc), loc); };
+  auto out = scan(ctx, inputs, a["axis"], bool_arg(a["reverse"], loc, "reverse"), combine, loc);
+  if (single) return CValue::of_tensor(out[0]);
+  CValues r;
+  for (auto* v : out) r.push_back(CValue::of_tensor(v));
+  return CValue::of_tuple(std::move(r));
+}
+
+// standard.py cumsum / cumprod: bf16 computes in fp32; cumsum widens narrow ints as sum
+// does (or converts to `dtype`).
+CValue cum(BuiltinContext& ctx, bool is_sum, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  const char* name = is_sum ? "cumsum" : "cumprod";
+  std::vector<Param> params = {req("input"), opt("axis", CValue::of_int(0)), opt("reverse", CValue::of_bool(false))};
+  if (is_sum) params.push_back(opt("dtype"));
+  Args a(name, std::move(args), std::move(kw), params, loc);
+  ir::Value* x = tensor_only(a["input"], loc, std::string("tl.") + name + " input");
+  if (x->type.scalar == ScalarType::BF16 && !x->type.is_ptr) x = sem::cast(ctx.b, x, ir::Type::of(ScalarType::F32), loc);
+  if (is_sum) {
+    const ScalarType t = x->type.scalar;
+    if (a.has("dtype")) x = sem::cast(ctx.b, x, dtype_arg(a["dtype"], loc, "tl.cumsum dtype"), loc);
+    else if (!x->type.is_ptr && ir::is_int(t) && ir::bitwidth(t) < 32)
+      x = sem::cast(ctx.b, x, ir::Type::of(sem::tt_signed(t) ? ScalarType::I32 : ScalarType::U32), loc);
+  }
+  const BinOp op = is_sum ? BinOp::Add : BinOp::Mul;
+  auto combine = [&](const CValues& v) { return CValues{binary_op(ctx, op, v[0], v[1], loc)}; };
+  return CValue::of_tensor(scan(ctx, {x}, a["axis"], bool_arg(a["reverse"], loc, "reverse"), combine, loc)[0]);
 }
 
 ir::Value* reduce_input(const CValue& v, const char* fn, SrcLoc loc) {
@@ -206,6 +283,13 @@ void register_reduce(Registry& r) {
   };
   r["xor_sum"] = [](BuiltinContext& c, CValues a, std::vector<KwArg> k, SrcLoc l) {
     return bit_reduce(c, BinOp::BitXor, "xor_sum", false, std::move(a), std::move(k), l);
+  };
+  r["associative_scan"] = associative_scan;
+  r["cumsum"] = [](BuiltinContext& c, CValues a, std::vector<KwArg> k, SrcLoc l) {
+    return cum(c, true, std::move(a), std::move(k), l);
+  };
+  r["cumprod"] = [](BuiltinContext& c, CValues a, std::vector<KwArg> k, SrcLoc l) {
+    return cum(c, false, std::move(a), std::move(k), l);
   };
   r["reduce_or"] = [](BuiltinContext& c, CValues a, std::vector<KwArg> k, SrcLoc l) {
     return bit_reduce(c, BinOp::BitOr, "reduce_or", true, std::move(a), std::move(k), l);

@@ -304,7 +304,7 @@ TEST(Refusals, Calls) {
 // being implemented as this is written, so they are not pinned here; docs/refusals.md.)
 TEST(Refusals, NotImplementedYet) {
   std::vector<Refusal> cases;
-  for (const char* f : {"associative_scan", "cumsum", "cumprod", "sort", "topk", "flip",
+  for (const char* f : {"sort", "topk", "flip",
                         "bitonic_merge", "make_block_ptr", "advance", "make_tensor_descriptor",
                         "load_tensor_descriptor", "store_tensor_descriptor", "inline_asm_elementwise", "dot_scaled",
                         "gather", "histogram", "map_elementwise", "cat"}) {
@@ -567,6 +567,15 @@ TEST(Refusals, ReduceAndShapeBuiltins) {
       {"    y = tl.join(x, xi)\n", "tl.join operands have different types fp32 and int32", "tl.join(x, xi)"},
       {"    y = tl.split(x2)\n", "tl.split needs a tensor whose last dimension is 2", "tl.split(x2)"},
       {"    y = x.item()\n", "can only unsplat single-element tensors", "x.item()"},
+      {"    y = tl.associative_scan((x, x2), 0, comb)\n", "all scan inputs must have the same shape",
+       "tl.associative_scan((x, x2)", combine},
+      {"    y = tl.associative_scan(x, 0, comb)\n", "scan combine function returned 2 values, expected 1",
+       "tl.associative_scan(x, 0, comb)", combine},
+      {"    y = tl.associative_scan(x, 0, tl.maximum)\n",
+       "tl.associative_scan combine_fn must be a @triton.jit function, got builtin maximum", "tl.associative_scan(x, 0, tl"},
+      {"    y = tl.cumsum(x, axis=None)\n", "tl.associative_scan needs an axis (got None)", "tl.cumsum(x, axis=None)"},
+      {"    y = tl.cumprod(x, 1)\n", "invalid axis 1. Expected -1 <= axis < 1", "tl.cumprod(x, 1)"},
+      {"    y = tl.cumsum(n)\n", "tl.associative_scan needs a tensor input, got a scalar", "tl.cumsum(n)"},
   });
 }
 
