@@ -23,8 +23,9 @@ const std::set<std::string>& tensor_methods() {
       "abs", "erf", "floor", "ceil", "cdiv", "sigmoid", "softmax", "ravel", "max", "argmax", "min", "argmin", "sum",
       "xor_sum", "reduce_or", "atomic_cas", "atomic_xchg", "atomic_add", "atomic_max", "atomic_min", "atomic_and",
       "atomic_or", "atomic_xor", "associative_scan", "cumsum", "cumprod",
+      "advance",
       // members refused by call_builtin for now
-      "advance", "histogram", "gather", "flip"};
+      "histogram", "gather", "flip"};
   return s;
 }
 
@@ -137,6 +138,9 @@ CValue value_attr(BuiltinContext& ctx, const CValue& self, const std::string& at
       if (tensor_methods().count(attr)) return method(attr, self);
       bi::fail(loc, fmt::format("'tensor' object has no attribute '{}'", attr));
     }
+    case K::Tuple:
+      if (bi::is_block_ptr(self) && attr == "advance") return method(attr, self);  // block_ptr.advance(offsets)
+      bi::fail(loc, fmt::format("{} has no attribute '{}'", self.describe(), attr));
     case K::DType: return dtype_attr(self, attr, loc);
     case K::Namespace: {
       if (auto v = namespace_attr(self.s, attr)) return *v;

@@ -128,6 +128,7 @@ const bi::Registry& registry() {
     bi::register_creation(reg);
     bi::register_memory(reg);
     bi::register_atomic(reg);
+    bi::register_block_ptr(reg);
     bi::register_math(reg);
     bi::register_libdevice(reg);
     bi::register_shape(reg);
@@ -143,7 +144,7 @@ const bi::Registry& registry() {
 // Known parts of the language tritium does not implement yet.
 const std::set<std::string>& not_yet() {
   static const std::set<std::string> s = {
-      "sort", "topk", "flip", "bitonic_merge", "make_block_ptr", "advance", "make_tensor_descriptor", "load_tensor_descriptor",
+      "sort", "topk", "flip", "bitonic_merge", "make_tensor_descriptor", "load_tensor_descriptor",
       "store_tensor_descriptor", "tensor_descriptor", "tensor_descriptor_type", "rand", "rand4x", "randint",
       "randint4x", "randn", "randn4x", "philox", "philox_impl", "pair_uniform_to_normal",
       "uint_to_uniform_float", "inline_asm_elementwise", "dot_scaled", "gather", "histogram",

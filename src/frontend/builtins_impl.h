@@ -98,6 +98,17 @@ using Registry = std::map<std::string, Handler>;
 void register_creation(Registry& r);  // builtins_creation.cpp
 void register_memory(Registry& r);    // builtins_memory.cpp
 void register_atomic(Registry& r);    // builtins_atomic.cpp
+void register_block_ptr(Registry& r); // builtins_block_ptr.cpp
+
+/// True for a block pointer made by tl.make_block_ptr (builtins_block_ptr.cpp).
+bool is_block_ptr(const CValue& v);
+/// tl.load through block pointer `bp` (the other arguments as tl.load received them).
+CValue load_block_ptr(BuiltinContext& ctx, const CValue& bp, bool has_mask_or_other, const CValue& boundary_check,
+                      const std::string& padding, const CValue& cache, const CValue& evict, const CValue& is_volatile,
+                      SrcLoc loc);
+/// tl.store through block pointer `bp`.
+void store_block_ptr(BuiltinContext& ctx, const CValue& bp, const CValue& value, bool has_mask,
+                     const CValue& boundary_check, const CValue& cache, const CValue& evict, SrcLoc loc);
 void register_math(Registry& r);      // builtins_math.cpp
 void register_libdevice(Registry& r); // builtins_libdevice.cpp
 void register_shape(Registry& r);     // builtins_shape.cpp

@@ -1,7 +1,7 @@
 // tl.load and tl.store on pointers and tensors of pointers (upstream core.py load/store and
-// semantic.py _load_legacy/_store_legacy). Block pointers are a later feature: tritium has
-// no block-pointer values yet, so `boundary_check` / `padding_option` are refused as
-// upstream refuses them on ordinary pointers.
+// semantic.py _load_legacy/_store_legacy). Through a block pointer (tl.make_block_ptr) they
+// go to builtins_block_ptr.cpp; on ordinary pointers `boundary_check` / `padding_option` are
+// refused as upstream refuses them.
 #include <fmt/format.h>
 
 #include "frontend/builtins_impl.h"
@@ -54,6 +54,13 @@ CValue load(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc
           opt("eviction_policy", CValue::of_str("")), opt("volatile", CValue::of_bool(false))},
          loc);
   ir::Builder& b = ctx.b;
+  if (is_block_ptr(a["pointer"])) {
+    std::string padding = str_arg(a["padding_option"], loc, "padding_option");
+    if (!padding.empty() && padding != "zero" && padding != "nan") fail(loc, "padding option " + padding + " not supported");
+    load_cache(str_arg(a["cache_modifier"], loc, "cache_modifier"), loc);
+    return load_block_ptr(ctx, a["pointer"], a.has("mask") || a.has("other"), a["boundary_check"], padding,
+                          a["cache_modifier"], a["eviction_policy"], a["volatile"], loc);
+  }
   ir::Value* mask = a.has("mask") ? tensor_arg(ctx, a["mask"], loc, "tl.load mask") : nullptr;
   ir::Value* other = a.has("other") ? tensor_arg(ctx, a["other"], loc, "tl.load other") : nullptr;
   std::string cache = load_cache(str_arg(a["cache_modifier"], loc, "cache_modifier"), loc);
@@ -103,6 +110,11 @@ CValue store(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc lo
           opt("cache_modifier", CValue::of_str("")), opt("eviction_policy", CValue::of_str(""))},
          loc);
   ir::Builder& b = ctx.b;
+  if (is_block_ptr(a["pointer"])) {
+    store_block_ptr(ctx, a["pointer"], a["value"], a.has("mask"), a["boundary_check"], a["cache_modifier"],
+                    a["eviction_policy"], loc);
+    return CValue::none();
+  }
   ir::Value* value = tensor_arg(ctx, a["value"], loc, "tl.store value");
   ir::Value* mask = a.has("mask") ? tensor_arg(ctx, a["mask"], loc, "tl.store mask") : nullptr;
   std::string cache = store_cache(str_arg(a["cache_modifier"], loc, "cache_modifier"), loc);

@@ -22,6 +22,10 @@ struct CValue;
 using CValues = std::vector<CValue>;
 
 /// A keyword argument at a call site.
+/// The tag (CValue::s) of the Tuple that represents a block pointer (tl.make_block_ptr;
+/// fields in src/frontend/builtins_block_ptr.cpp). Its compile-time fields stay constexprs.
+inline constexpr const char* kBlockPtrTag = "tl.block_ptr";
+
 struct KwArg {
   std::string name;
   std::shared_ptr<CValue> value;

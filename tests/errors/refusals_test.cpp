@@ -305,7 +305,7 @@ TEST(Refusals, Calls) {
 TEST(Refusals, NotImplementedYet) {
   std::vector<Refusal> cases;
   for (const char* f : {"sort", "topk", "flip",
-                        "bitonic_merge", "make_block_ptr", "advance", "make_tensor_descriptor",
+                        "bitonic_merge", "make_tensor_descriptor",
                         "load_tensor_descriptor", "store_tensor_descriptor", "inline_asm_elementwise", "dot_scaled",
                         "gather", "histogram", "map_elementwise", "cat"}) {
     std::string name = f;
@@ -482,6 +482,49 @@ TEST(Refusals, AtomicBuiltins) {
       {"    y = tl.atomic_add(n, 1)\n",
        "tl.atomic_add: the pointer argument must be a pointer or a tensor of pointers, got i32", "tl.atomic_add(n"},
       {"    y = tl.atomic_min(p + offs, x2)\n", "cannot broadcast, rank mismatch: [4, 4], [4]", "tl.atomic_min(p + offs, x2"},
+  });
+}
+
+// Block pointers (upstream semantic.py make_block_ptr / advance / _load_block_pointer /
+// _store_block_pointer). `bp` is a 4 x 4 block pointer over p viewed as an n x n matrix.
+TEST(Refusals, BlockPointers) {
+  const std::string bp = "    bp = tl.make_block_ptr(p, (n, n), (n, 1), (0, 0), (4, 4), (1, 0))\n";
+  Refusal int_ptr{bp + "    y = tl.load(tl.make_block_ptr(q, (n,), (1,), (0,), (4,), (0,)), boundary_check=(0,), "
+                       "padding_option='nan')\n",
+                  "Padding option `nan` is not supported for integer block pointers", "tl.load(tl.make_block_ptr(q"};
+  int_ptr.params = "p, n, q, N: tl.constexpr";
+  int_ptr.sig = "*fp32, i32, *i32, 16";
+  expect_all({
+      {bp + "    y = tl.load(bp, mask=x2 > 0)\n",
+       "`mask` and `other` arguments cannot be specified for loading block pointers", "tl.load(bp, mask"},
+      int_ptr,
+      {bp + "    y = tl.load(bp, boundary_check=(0, 0))\n", "Duplicate dimension in `boundary_check`",
+       "tl.load(bp, boundary_check=(0, 0))"},
+      {bp + "    y = tl.load(bp, boundary_check=(2,))\n",
+       "boundary_check dimensions must be constexpr ints in [0, 2), got constexpr int 2", "tl.load(bp, boundary_check=(2,))"},
+      {bp + "    y = tl.load(bp, padding_option='inf')\n", "padding option inf not supported", "tl.load(bp, padding"},
+      {"    bp = tl.make_block_ptr(p + offs, (n,), (1,), (0,), (4,), (0,))\n",
+       "Expected `base` to be a pointer type (but not a block pointer type or others)", "tl.make_block_ptr(p + offs"},
+      {"    bp = tl.make_block_ptr(p, (n, n), (n, 1), (0, 0), (4, 4), (1, 1))\n",
+       "Expected a permutation of (0, 1, ..., len(order)-1) in order", "tl.make_block_ptr(p, (n, n), (n, 1), (0, 0), (4, 4), (1, 1"},
+      {"    bp = tl.make_block_ptr(p, (n, n), (n,), (0, 0), (4, 4), (1, 0))\n",
+       "Expected shape/strides/offsets/block_shape to have the same length", "tl.make_block_ptr(p, (n, n), (n,)"},
+      {"    bp = tl.make_block_ptr(p, (n,), (1,), (n.to(tl.int64),), (4,), (0,))\n",
+       "Block pointers only support 32 bit `offsets/block_shape`, add a `.to(tl.int32)` or use regular indexing for 64 "
+       "bit support",
+       "tl.make_block_ptr(p, (n,), (1,), (n.to"},
+      {"    bp = tl.make_block_ptr(p, (n,), (1,), (x,), (4,), (0,))\n", "Expected a scalar in shape/strides/offsets",
+       "tl.make_block_ptr(p, (n,), (1,), (x,)"},
+      {"    bp = tl.make_block_ptr(p, (n,), (1,), (0,), (3,), (0,))\n", "shape element 0 must be a power of 2 (got 3)",
+       "tl.make_block_ptr(p, (n,), (1,), (0,), (3,)"},
+      {bp + "    tl.store(bp, x)\n", "Block shape([4, 4]) and value shape([4]) mismatch", "tl.store(bp, x)"},
+      {bp + "    tl.store(bp, x2.to(tl.float16))\n", "Block element type(fp32) and value element type(fp16) mismatch",
+       "tl.store(bp, x2.to"},
+      {bp + "    tl.store(bp, x2, mask=x2 > 0)\n",
+       "`mask` and `other` arguments cannot be specified for loading block pointers", "tl.store(bp, x2, mask"},
+      {"    y = tl.advance(p + offs, (1,))\n",
+       "tl.advance: expected a block pointer (tl.make_block_ptr), got tensor<4xptr<fp32>>", "tl.advance(p + offs"},
+      {bp + "    bp = tl.advance(bp, (1,))\n", "tl.advance: 1 offsets for a block pointer of rank 2", "tl.advance(bp, (1,))"},
   });
 }
 

@@ -1,0 +1,103 @@
+// Block pointers (tl.make_block_ptr, tl.advance / .advance, tl.load / tl.store with
+// boundary_check and padding_option) on the interpreter and the CPU backend, bit for bit
+// (the harness), against values computed here from Triton 3.6's definition: element
+// (i, j) of the block is at base + (off0 + i) * stride0 + (off1 + j) * stride1; a dimension
+// named in boundary_check masks lanes outside [0, shape_d); masked loads give 0
+// (padding "zero" and ""), NaN ("nan"); masked stores write nothing (the poison stays).
+#include <algorithm>
+#include <cmath>
+
+#include "conformance_util.h"
+
+using namespace conformance;
+
+namespace {
+
+const char* kPrelude = "import triton\nimport triton.language as tl\n\n";
+
+// An M x N row-major matrix of distinct values; the block at (r0, c0) of 8 x 16 goes out of
+// the matrix on every side for some of the launches.
+TEST(ConformanceBlockPtr, LoadsAndStoresWithBoundaryChecksAndPadding) {
+  const std::string src = std::string(kPrelude) + R"(
+@triton.jit
+def k(a_ptr, z_ptr, n_ptr, u_ptr, s_ptr, M, N, r0, c0, ru, BM: tl.constexpr, BN: tl.constexpr):
+    a = tl.make_block_ptr(a_ptr, (M, N), (N, 1), (r0, c0), (BM, BN), (1, 0))
+    out = tl.make_block_ptr(z_ptr, (BM, BN), (BN, 1), (0, 0), (BM, BN), (1, 0))
+    tl.store(out, tl.load(a, boundary_check=(0, 1), padding_option="zero"))
+    out_n = tl.make_block_ptr(n_ptr, (BM, BN), (BN, 1), (0, 0), (BM, BN), (1, 0))
+    tl.store(out_n, tl.load(a, boundary_check=(1, 0), padding_option="nan"))
+    # only the columns checked, at rows ru.. that are inside the matrix
+    au = tl.make_block_ptr(a_ptr, (M, N), (N, 1), (ru, c0), (BM, BN), (1, 0))
+    out_u = tl.make_block_ptr(u_ptr, (BM, BN), (BN, 1), (0, 0), (BM, BN), (1, 0))
+    tl.store(out_u, tl.load(au, boundary_check=(1,)))
+    # store into an M x N matrix through the same window: only in-bounds lanes are written
+    s = tl.make_block_ptr(s_ptr, (M, N), (N, 1), (r0, c0), (BM, BN), (1, 0))
+    tl.store(s, tl.load(a, boundary_check=(0, 1)) * 2.0 + 1.0, boundary_check=(0, 1))
+)";
+  const int M = 20, N = 37, BM = 8, BN = 16;
+  std::vector<float> a(M * N);
+  for (int i = 0; i < M * N; ++i) a[i] = static_cast<float>(i + 1);
+  for (auto [r0, c0] : {std::pair{0, 0}, std::pair{5, 30}, std::pair{-3, -5}, std::pair{15, 25}, std::pair{4, -12}}) {
+    const int ru = std::min(std::max(r0, 0), M - BM);
+    Case c(src, "k", "*fp32, *fp32, *fp32, *fp32, *fp32, i32, i32, i32, i32, i32, 8, 16");
+    c.in(a).out<float>(BM * BN).out<float>(BM * BN).out<float>(BM * BN).out<float>(M * N);
+    c.scalar(M).scalar(N).scalar(r0).scalar(c0).scalar(ru);
+    auto r = c.run({1});
+    auto z = r.get<float>(1), nn = r.get<float>(2), u = r.get<float>(3), s = r.get<float>(4);
+    const std::string what = "window (" + std::to_string(r0) + ", " + std::to_string(c0) + ")";
+    for (int i = 0; i < BM; ++i)
+      for (int j = 0; j < BN; ++j) {
+        const int ri = r0 + i, cj = c0 + j;
+        const bool in = ri >= 0 && ri < M && cj >= 0 && cj < N;
+        const float v = in ? a[ri * N + cj] : 0.0f;
+        ASSERT_EQ(bits(z[i * BN + j]), bits(v)) << what << " zero pad " << i << "," << j;
+        if (in) ASSERT_EQ(bits(nn[i * BN + j]), bits(v)) << what << " nan pad " << i << "," << j;
+        else ASSERT_TRUE(std::isnan(nn[i * BN + j])) << what << " nan pad " << i << "," << j;
+        const float w = cj >= 0 && cj < N ? a[(ru + i) * N + cj] : 0.0f;
+        ASSERT_EQ(bits(u[i * BN + j]), bits(w)) << what << " cols only " << i << "," << j;
+      }
+    for (int ri = 0; ri < M; ++ri)
+      for (int cj = 0; cj < N; ++cj) {
+        const bool hit = ri >= r0 && ri < r0 + BM && cj >= c0 && cj < c0 + BN;
+        if (hit) ASSERT_EQ(bits(s[ri * N + cj]), bits(a[ri * N + cj] * 2.0f + 1.0f)) << what << " store " << ri << "," << cj;
+        else ASSERT_TRUE(std::isnan(s[ri * N + cj])) << what << " store outside the window " << ri << "," << cj;
+      }
+  }
+}
+
+// Row sums of an M x K matrix, walking K in blocks with a loop-carried block pointer (the
+// tutorial matmul pattern), through a transposed view (strides (1, M) over a K x M array),
+// advancing with both spellings.
+TEST(ConformanceBlockPtr, LoopCarriedAdvanceOverATransposedView) {
+  const std::string src = std::string(kPrelude) + R"(
+@triton.jit
+def k(at_ptr, out_ptr, M, K, BM: tl.constexpr, BK: tl.constexpr):
+    pid = tl.program_id(0)
+    # at is K x M row-major; the block pointer reads it as the M x K matrix a = at.T
+    a = tl.make_block_ptr(at_ptr, (M, K), (1, M), (pid * BM, 0), (BM, BK), (0, 1))
+    acc = tl.zeros((BM,), dtype=tl.float32)
+    for kk in range(0, K, 2 * BK):
+        acc += tl.sum(tl.load(a, boundary_check=(0, 1)), axis=1)
+        a = tl.advance(a, (0, BK))
+        acc += tl.sum(tl.load(a, boundary_check=(0, 1)), axis=1)
+        a = a.advance((0, BK))
+    o = tl.make_block_ptr(out_ptr, (M,), (1,), (pid * BM,), (BM,), (0,))
+    tl.store(o, acc, boundary_check=(0,))
+)";
+  const int M = 45, K = 100, BM = 16, BK = 16;
+  std::vector<float> at(K * M);
+  for (int k = 0; k < K; ++k)
+    for (int m = 0; m < M; ++m) at[k * M + m] = static_cast<float>((m * 7 + k * 3) % 11) - 5.0f;  // exact sums
+  Case c(src, "k", "*fp32, *fp32, i32, i32, 16, 16");
+  c.in(at).out<float>(64).scalar(M).scalar(K);
+  auto r = c.run({(M + BM - 1) / BM});
+  auto out = r.get<float>(1);
+  for (int m = 0; m < M; ++m) {
+    float want = 0;
+    for (int k = 0; k < K; ++k) want += at[k * M + m];
+    ASSERT_EQ(out[m], want) << m;
+  }
+  for (int m = M; m < 64; ++m) ASSERT_TRUE(std::isnan(out[m])) << "written past M at " << m;
+}
+
+}  // namespace
