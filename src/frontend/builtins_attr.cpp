@@ -140,6 +140,11 @@ CValue value_attr(BuiltinContext& ctx, const CValue& self, const std::string& at
     }
     case K::Tuple:
       if (bi::is_block_ptr(self) && attr == "advance") return method(attr, self);  // block_ptr.advance(offsets)
+      if (bi::is_tensor_desc(self)) {  // desc.load(offsets), desc.store(offsets, value), attributes
+        if (attr == "load") return method("load_tensor_descriptor", self);
+        if (attr == "store") return method("store_tensor_descriptor", self);
+        return bi::tensor_desc_attr(self, attr, loc);
+      }
       bi::fail(loc, fmt::format("{} has no attribute '{}'", self.describe(), attr));
     case K::DType: return dtype_attr(self, attr, loc);
     case K::Namespace: {

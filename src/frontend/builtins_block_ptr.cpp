@@ -223,9 +223,137 @@ void store_block_ptr(BuiltinContext& ctx, const CValue& bp, const CValue& value_
   call_builtin(ctx, "store", {CValue::of_tensor(ptr), CValue::of_tensor(value)}, std::move(kw), loc);
 }
 
+// ---- tensor descriptors ---------------------------------------------------------------------
+// tl.make_tensor_descriptor(base, shape, strides, block_shape, padding_option) and
+// desc.load / desc.store / tl.load_tensor_descriptor / tl.store_tensor_descriptor (upstream
+// semantic.py make_tensor_descriptor / descriptor_load / descriptor_store). A descriptor is a
+// record like a block pointer (Tuple tagged tl.tensor_descriptor: base, int32 shape, int64
+// strides, constexpr block shape, padding) without offsets: each access names its block's
+// int32 offsets, every dimension is bounds-checked (as the TMA unit does), loads pad with
+// zero or NaN, stores skip the lanes outside.
+
+namespace {
+
+enum DescField { kDBase, kDShape, kDStrides, kDBlock, kDPadding };
+
+CValue make_tensor_descriptor(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("make_tensor_descriptor", std::move(args), std::move(kw),
+         {req("base"), req("shape"), req("strides"), req("block_shape"), opt("padding_option", CValue::of_str("zero"))},
+         loc);
+  const CValue& base_v = a["base"];
+  if (base_v.kind != K::Tensor || !base_v.tensor->type.is_ptr || base_v.tensor->type.is_tensor())
+    fail(loc, "tl.make_tensor_descriptor: base must be a pointer, got " + base_v.describe());
+  ir::Value* base = base_v.tensor;
+  const CValues shape_l = as_list(a["shape"]), strides_l = as_list(a["strides"]), block_l = as_list(a["block_shape"]);
+  const size_t ndim = shape_l.size();
+  if (ndim < 1 || ndim > 5) fail(loc, fmt::format("Expected 1 <= ndim <= 5 but got {} dimensions", ndim));
+  if (strides_l.size() != ndim) fail(loc, fmt::format("Expected {} strides but got {}", ndim, strides_l.size()));
+  if (block_l.size() != ndim)
+    fail(loc, fmt::format("Expected block_shape to have {} dimensions but got {}", ndim, block_l.size()));
+  const std::vector<int64_t> block = block_shape(block_l, loc);
+  const int esize = ir::byte_size(base->type.scalar);
+  if (block.back() * esize < 16)
+    fail(loc, fmt::format("Descriptor block shape must have at least 16 bytes in the last dimension, but got {} * {} = "
+                          "{} bytes",
+                          block.back(), esize, block.back() * esize));
+  const CValue& last = strides_l.back();
+  if (last.kind != K::Int || last.i != 1)
+    fail(loc, "Tensor descriptor last dim must be 1 but got " +
+                  (last.kind == K::Int ? std::to_string(last.i) : last.describe() + " (it must be the constexpr 1)"));
+  const std::string padding = str_arg(a["padding_option"], loc, "padding_option");
+  if (padding != "zero" && padding != "nan") fail(loc, "Padding option " + padding + " not supported");
+  if (ir::is_int(base->type.scalar) && padding == "nan")
+    fail(loc, "Padding option `nan` is not supported for integer blocks");
+  CValues shape, strides, blk;
+  for (const CValue& e : shape_l) {  // upstream make_scalar(x, int32)
+    ir::Value* v = e.kind == K::Tensor ? e.tensor : nullptr;
+    if (v && (v->type.is_tensor() || v->type.is_ptr || !v->type.is_int()))
+      fail(loc, "tl.make_tensor_descriptor: shape entries must be integer scalars, got " + e.describe());
+    shape.push_back(CValue::of_tensor(v ? sem::cast(ctx.b, v, ir::Type::of(ScalarType::I32), loc)
+                                        : field_value(ctx, e, false, loc)));
+  }
+  for (const CValue& e : strides_l) strides.push_back(CValue::of_tensor(field_value(ctx, e, true, loc)));
+  for (int64_t d : block) blk.push_back(CValue::of_int(d));
+  CValue r = CValue::of_tuple({CValue::of_tensor(base), CValue::of_tuple(std::move(shape)),
+                               CValue::of_tuple(std::move(strides)), CValue::of_tuple(std::move(blk)),
+                               CValue::of_str(padding)});
+  r.s = kTensorDescTag;
+  return r;
+}
+
+const CValue& desc_arg(const CValue& v, const std::string& fn, SrcLoc loc) {
+  if (!is_tensor_desc(v))
+    fail(loc, fmt::format("{}: expected a tensor descriptor (tl.make_tensor_descriptor), got {}", fn, v.describe()));
+  return v;
+}
+
+/// The block-pointer record of descriptor `d` at `offsets` (all dimensions checked).
+CValue desc_window(BuiltinContext& ctx, const CValue& d, const CValue& offsets, const std::string& fn, SrcLoc loc) {
+  CValue offs = fields(ctx, offsets, false, loc);
+  const size_t ndim = d.elems[kDBlock].elems.size();
+  if (offs.elems.size() != ndim) fail(loc, fmt::format("{}: expected {} offsets, but got {}", fn, ndim, offs.elems.size()));
+  CValues shape64;
+  for (const CValue& s : d.elems[kDShape].elems)
+    shape64.push_back(CValue::of_tensor(sem::cast(ctx.b, s.tensor, ir::Type::of(ScalarType::I64), loc)));
+  CValues order;
+  for (size_t i = 0; i < ndim; ++i) order.push_back(CValue::of_int(static_cast<int64_t>(ndim - 1 - i)));
+  CValue bp = CValue::of_tuple({d.elems[kDBase], CValue::of_tuple(std::move(shape64)), d.elems[kDStrides], offs,
+                                d.elems[kDBlock], CValue::of_tuple(std::move(order))});
+  bp.s = kTag;
+  return bp;
+}
+
+CValue all_dims(size_t n) {
+  CValues v;
+  for (size_t i = 0; i < n; ++i) v.push_back(CValue::of_int(static_cast<int64_t>(i)));
+  return CValue::of_tuple(std::move(v));
+}
+
+CValue desc_load(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("load_tensor_descriptor", std::move(args), std::move(kw),
+         {req("desc"), req("offsets"), opt("cache_modifier", CValue::of_str("")), opt("eviction_policy", CValue::of_str(""))},
+         loc);
+  const CValue& d = desc_arg(a["desc"], "tl.load_tensor_descriptor", loc);
+  CValue bp = desc_window(ctx, d, a["offsets"], "tl.load_tensor_descriptor", loc);
+  return load_block_ptr(ctx, bp, false, all_dims(d.elems[kDBlock].elems.size()), d.elems[kDPadding].s,
+                        a["cache_modifier"], a["eviction_policy"], CValue::of_bool(false), loc);
+}
+
+CValue desc_store(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("store_tensor_descriptor", std::move(args), std::move(kw), {req("desc"), req("offsets"), req("value")}, loc);
+  const CValue& d = desc_arg(a["desc"], "tl.store_tensor_descriptor", loc);
+  ir::Value* value = tensor_arg(ctx, a["value"], loc, "tensor descriptor store value");
+  const std::vector<int64_t> block = ints_of(d.elems[kDBlock]);
+  if (value->type.shape != block)
+    fail(loc, fmt::format("tensor descriptor store: the value has shape {} but the descriptor's block is {}",
+                          sem::tt_name(value->type), sem::tt_name(value->type.with_shape(block))));
+  value = sem::cast(ctx.b, value, ir::Type::of(d.elems[kDBase].tensor->type.scalar).with_shape(block), loc);
+  CValue bp = desc_window(ctx, d, a["offsets"], "tl.store_tensor_descriptor", loc);
+  store_block_ptr(ctx, bp, CValue::of_tensor(value), false, all_dims(block.size()), CValue::of_str(""),
+                  CValue::of_str(""), loc);
+  return CValue::none();
+}
+
+}  // namespace
+
+bool is_tensor_desc(const CValue& v) { return v.kind == K::Tuple && v.s == kTensorDescTag; }
+
+CValue tensor_desc_attr(const CValue& d, const std::string& attr, SrcLoc loc) {
+  if (attr == "block_shape") return d.elems[kDBlock];
+  if (attr == "dtype") return CValue::of_dtype(ir::Type::of(d.elems[kDBase].tensor->type.scalar));
+  if (attr == "shape") return d.elems[kDShape];
+  if (attr == "strides") return d.elems[kDStrides];
+  fail(loc, fmt::format("tensor descriptor has no attribute '{}' (tritium supports load, store, block_shape, dtype, "
+                        "shape, strides)",
+                        attr));
+}
+
 void register_block_ptr(Registry& r) {
   r["make_block_ptr"] = make_block_ptr;
   r["advance"] = advance;
+  r["make_tensor_descriptor"] = make_tensor_descriptor;
+  r["load_tensor_descriptor"] = desc_load;
+  r["store_tensor_descriptor"] = desc_store;
 }
 
 }  // namespace tritium::frontend::bi

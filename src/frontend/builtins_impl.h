@@ -106,6 +106,10 @@ bool is_block_ptr(const CValue& v);
 CValue load_block_ptr(BuiltinContext& ctx, const CValue& bp, bool has_mask_or_other, const CValue& boundary_check,
                       const std::string& padding, const CValue& cache, const CValue& evict, const CValue& is_volatile,
                       SrcLoc loc);
+/// True for a tensor descriptor made by tl.make_tensor_descriptor.
+bool is_tensor_desc(const CValue& v);
+/// desc.block_shape / .dtype / .shape / .strides.
+CValue tensor_desc_attr(const CValue& d, const std::string& attr, SrcLoc loc);
 /// tl.store through block pointer `bp`.
 void store_block_ptr(BuiltinContext& ctx, const CValue& bp, const CValue& value, bool has_mask,
                      const CValue& boundary_check, const CValue& cache, const CValue& evict, SrcLoc loc);

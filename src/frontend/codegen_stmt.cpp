@@ -133,7 +133,7 @@ CValue FunctionGen::sanitize_assigned(const CValue& v, SrcLoc loc) {
     case CValue::Kind::Int: case CValue::Kind::Float: case CValue::Kind::Bool:
       return CValue::of_tensor(to_ir(ctx_, v, loc));
     case CValue::Kind::Tuple: {
-      if (v.s == kBlockPtrTag) return v;  // run-time fields are tensors already; block shape and order stay constexpr
+      if (v.s == kBlockPtrTag || v.s == kTensorDescTag) return v;  // run-time fields are tensors already; block shape and order stay constexpr
       CValue out = v;
       for (auto& e : out.elems) e = sanitize_assigned(e, loc);
       return out;

@@ -25,6 +25,8 @@ using CValues = std::vector<CValue>;
 /// The tag (CValue::s) of the Tuple that represents a block pointer (tl.make_block_ptr;
 /// fields in src/frontend/builtins_block_ptr.cpp). Its compile-time fields stay constexprs.
 inline constexpr const char* kBlockPtrTag = "tl.block_ptr";
+/// The tag of the Tuple that represents a tensor descriptor (tl.make_tensor_descriptor).
+inline constexpr const char* kTensorDescTag = "tl.tensor_descriptor";
 
 struct KwArg {
   std::string name;

@@ -1,5 +1,7 @@
 // Block pointers (tl.make_block_ptr, tl.advance / .advance, tl.load / tl.store with
-// boundary_check and padding_option) on the interpreter and the CPU backend, bit for bit
+// boundary_check and padding_option) and tensor descriptors (tl.make_tensor_descriptor,
+// desc.load / desc.store, tl.load_tensor_descriptor / tl.store_tensor_descriptor: every
+// dimension bounds-checked) on the interpreter and the CPU backend, bit for bit
 // (the harness), against values computed here from Triton 3.6's definition: element
 // (i, j) of the block is at base + (off0 + i) * stride0 + (off1 + j) * stride1; a dimension
 // named in boundary_check masks lanes outside [0, shape_d); masked loads give 0
@@ -98,6 +100,60 @@ def k(at_ptr, out_ptr, M, K, BM: tl.constexpr, BK: tl.constexpr):
     ASSERT_EQ(out[m], want) << m;
   }
   for (int m = M; m < 64; ++m) ASSERT_TRUE(std::isnan(out[m])) << "written past M at " << m;
+}
+
+// A 2-D descriptor over an M x N matrix (row stride ld >= N), windows outside on every
+// side: loads pad with zero (default) or NaN, stores write only inside; fp16 values stored
+// through an fp32 descriptor are converted (upstream casts to the descriptor's type).
+TEST(ConformanceBlockPtr, TensorDescriptorsCheckEveryDimension) {
+  const std::string src = std::string(kPrelude) + R"(
+@triton.jit
+def k(a_ptr, z_ptr, n_ptr, s_ptr, M, N, ld, r0, c0, BM: tl.constexpr, BN: tl.constexpr):
+    d = tl.make_tensor_descriptor(a_ptr, [M, N], [ld, 1], [BM, BN])
+    dn = tl.make_tensor_descriptor(a_ptr, shape=[M, N], strides=[ld, 1], block_shape=[BM, BN], padding_option="nan")
+    tl.static_assert(d.block_shape[1] == BN)
+    tl.static_assert(d.dtype == tl.float32)
+    offs = tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :]
+    x = d.load([r0, c0])
+    tl.store(z_ptr + offs, x)
+    tl.store(n_ptr + offs, tl.load_tensor_descriptor(dn, [r0, c0]))
+    out = tl.make_tensor_descriptor(s_ptr, [M, N], [ld, 1], [BM, BN])
+    out.store([r0, c0], (x * 2.0 + 1.0).to(tl.float16))
+    tl.store_tensor_descriptor(out, [r0 + BM, c0], x * 0.0 - 1.0)
+)";
+  const int M = 20, N = 37, ld = 40, BM = 8, BN = 16;
+  std::vector<float> a(M * ld);
+  for (int i = 0; i < M * ld; ++i) a[i] = static_cast<float>(i % 509) + 0.5f;
+  for (auto [r0, c0] : {std::pair{0, 0}, std::pair{5, 30}, std::pair{-3, -5}, std::pair{15, 25}, std::pair{-9, 3}}) {
+    Case c(src, "k", "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, i32, i32, 8, 16");
+    c.in(a).out<float>(BM * BN).out<float>(BM * BN).out<float>(M * ld);
+    c.scalar(M).scalar(N).scalar(ld).scalar(r0).scalar(c0);
+    auto r = c.run({1});
+    auto z = r.get<float>(1), nn = r.get<float>(2), s = r.get<float>(3);
+    const std::string what = "window (" + std::to_string(r0) + ", " + std::to_string(c0) + ")";
+    for (int i = 0; i < BM; ++i)
+      for (int j = 0; j < BN; ++j) {
+        const int ri = r0 + i, cj = c0 + j;
+        const bool in = ri >= 0 && ri < M && cj >= 0 && cj < N;  // the columns N..ld-1 are outside too
+        ASSERT_EQ(bits(z[i * BN + j]), bits(in ? a[ri * ld + cj] : 0.0f)) << what << " " << i << "," << j;
+        if (in) ASSERT_EQ(bits(nn[i * BN + j]), bits(a[ri * ld + cj])) << what << " nan pad " << i << "," << j;
+        else ASSERT_TRUE(std::isnan(nn[i * BN + j])) << what << " nan pad " << i << "," << j;
+      }
+    for (int ri = 0; ri < M; ++ri)
+      for (int cj = 0; cj < ld; ++cj) {
+        const bool col = cj >= c0 && cj < c0 + BN && cj < N;
+        const float got = s[ri * ld + cj];
+        if (col && ri >= r0 && ri < r0 + BM) {
+          // x * 2 + 1 in fp32, rounded once to fp16 (RNE), widened exactly by the fp32 descriptor
+          const float want = static_cast<float>(static_cast<_Float16>(a[ri * ld + cj] * 2.0f + 1.0f));
+          ASSERT_EQ(bits(got), bits(want)) << what << " store " << ri << "," << cj;
+        } else if (col && ri >= r0 + BM && ri < r0 + 2 * BM) {
+          ASSERT_EQ(got, -1.0f) << what << " second store " << ri << "," << cj;
+        } else {
+          ASSERT_TRUE(std::isnan(got)) << what << " written outside the windows at " << ri << "," << cj;
+        }
+      }
+  }
 }
 
 }  // namespace

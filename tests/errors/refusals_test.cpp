@@ -305,8 +305,7 @@ TEST(Refusals, Calls) {
 TEST(Refusals, NotImplementedYet) {
   std::vector<Refusal> cases;
   for (const char* f : {"sort", "topk", "flip",
-                        "bitonic_merge", "make_tensor_descriptor",
-                        "load_tensor_descriptor", "store_tensor_descriptor", "inline_asm_elementwise", "dot_scaled",
+                        "bitonic_merge", "inline_asm_elementwise", "dot_scaled",
                         "gather", "histogram", "map_elementwise", "cat"}) {
     std::string name = f;
     cases.push_back({"    y = tl." + name + "(p)\n", "tl." + name + " is not supported yet", "tl." + name + "(p)"});
@@ -525,6 +524,27 @@ TEST(Refusals, BlockPointers) {
       {"    y = tl.advance(p + offs, (1,))\n",
        "tl.advance: expected a block pointer (tl.make_block_ptr), got tensor<4xptr<fp32>>", "tl.advance(p + offs"},
       {bp + "    bp = tl.advance(bp, (1,))\n", "tl.advance: 1 offsets for a block pointer of rank 2", "tl.advance(bp, (1,))"},
+      // tensor descriptors
+      {"    d = tl.make_tensor_descriptor(p, [n, n], [n, 1], [4, 2])\n",
+       "Descriptor block shape must have at least 16 bytes in the last dimension, but got 2 * 4 = 8 bytes",
+       "tl.make_tensor_descriptor(p, [n, n], [n, 1], [4, 2])"},
+      {"    d = tl.make_tensor_descriptor(p, [n, n], [1, n], [4, 4])\n",
+       "Tensor descriptor last dim must be 1 but got i32 (it must be the constexpr 1)",
+       "tl.make_tensor_descriptor(p, [n, n], [1, n]"},
+      {"    d = tl.make_tensor_descriptor(p, [n, n], [n], [4, 4])\n", "Expected 2 strides but got 1",
+       "tl.make_tensor_descriptor(p, [n, n], [n]"},
+      {"    d = tl.make_tensor_descriptor(p, [n, n], [n, 1], [4])\n",
+       "Expected block_shape to have 2 dimensions but got 1", "tl.make_tensor_descriptor(p, [n, n], [n, 1], [4])"},
+      {"    d = tl.make_tensor_descriptor(p, [n], [1], [4], padding_option='inf')\n", "Padding option inf not supported",
+       "tl.make_tensor_descriptor(p, [n], [1], [4], padding"},
+      {"    d = tl.make_tensor_descriptor(p, [n], [1], [4])\n    y = d.load([0, 0])\n",
+       "tl.load_tensor_descriptor: expected 1 offsets, but got 2", "d.load([0, 0])"},
+      {"    d = tl.make_tensor_descriptor(p, [n], [1], [4])\n    d.store([0], x2)\n",
+       "tensor descriptor store: the value has shape <[4, 4], fp32> but the descriptor's block is <[4], fp32>",
+       "d.store([0], x2)"},
+      {"    d = tl.make_tensor_descriptor(p, [n], [1], [4])\n    y = d.foo\n",
+       "tensor descriptor has no attribute 'foo' (tritium supports load, store, block_shape, dtype, shape, strides)",
+       "d.^^foo"},
   });
 }
 
