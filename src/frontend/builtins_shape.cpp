@@ -1,5 +1,5 @@
 // Shape manipulation: tl.broadcast, broadcast_to, trans, permute, reshape, view, ravel,
-// expand_dims, join, split, interleave, item (upstream core.py / semantic.py /
+// expand_dims, join, split, interleave, item, flip (upstream core.py / semantic.py /
 // standard.py).
 #include <fmt/format.h>
 
@@ -162,7 +162,27 @@ CValue item(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc
 
 }  // namespace
 
+// standard.py flip: reverses `x` along `dim` (a power-of-two dimension). Upstream swaps
+// bit patterns with xor in log2(n) steps, which moves every element to the mirrored index
+// exactly; tritium has an op for it (Flip). dim=None fails upstream (its static_assert
+// compares None with an int), so it is refused here too.
+CValue flip(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("flip", std::move(args), std::move(kw), {req("x"), opt("dim")}, loc);
+  ir::Value* x = tensor_only(a["x"], loc, "tl.flip input");
+  const int rank = x->type.rank();
+  if (rank == 0) fail(loc, "tl.flip needs a tensor, got a scalar");
+  if (a["dim"].kind == CValue::Kind::None)
+    fail(loc, "tl.flip needs dim (upstream Triton 3.6 fails on dim=None: its static_assert compares None with an int)");
+  const int64_t dim = int_arg(a["dim"], loc, "tl.flip dim");
+  if (!(-rank <= dim && dim < rank)) fail(loc, fmt::format("tl.flip: dim {} out of range for a tensor of rank {}", dim, rank));
+  const int64_t d = dim < 0 ? dim + rank : dim;
+  const int64_t n = x->type.shape[d];
+  if (n & (n - 1)) fail(loc, fmt::format("tl.flip: dimension {} has size {}, not a power of two", d, n));
+  return CValue::of_tensor(ctx.b.create(ir::OpKind::Flip, {x}, {x->type}, loc, {{"axis", d}})->result());
+}
+
 void register_shape(Registry& r) {
+  r["flip"] = flip;
   r["broadcast"] = broadcast;
   r["broadcast_to"] = broadcast_to;
   r["trans"] = trans;

@@ -96,6 +96,26 @@ Val eval_trans(const ir::Op& op, const Val& a) {
   return r;
 }
 
+Val eval_flip(const ir::Op& op, const Val& a) {
+  const int64_t axis = op.attr_int("axis");
+  if (axis < 0 || axis >= static_cast<int64_t>(a.shape.size())) refuse(op, "axis out of range");
+  std::vector<int64_t> strides = row_major_strides(a.shape);
+  const int64_t n = a.shape[axis];
+  Val r = Val::make(a.scalar, a.is_ptr, a.shape);
+  if (r.numel == 0) return r;
+  // Read the axis backwards: start at its last element, step by minus its stride.
+  const std::byte* last = a.bytes() + (n - 1) * strides[axis] * a.elem_size();
+  strides[axis] = -strides[axis];
+  switch (a.elem_size()) {
+    case 1: gather_es<1>(last, r.bytes(), r.shape, strides, r.numel); break;
+    case 2: gather_es<2>(last, r.bytes(), r.shape, strides, r.numel); break;
+    case 4: gather_es<4>(last, r.bytes(), r.shape, strides, r.numel); break;
+    case 8: gather_es<8>(last, r.bytes(), r.shape, strides, r.numel); break;
+    default: refuse(op, "unsupported element size");
+  }
+  return r;
+}
+
 Val eval_join(const ir::Op& op, const Val& a, const Val& b) {
   if (a.shape != b.shape || a.scalar != b.scalar || a.is_ptr != b.is_ptr) refuse(op, "operands differ");
   std::vector<int64_t> shape = a.shape;

@@ -167,6 +167,12 @@ class Verifier {
       case OpKind::ExpandDims: case OpKind::Reshape:
         if (o.operands[0]->type.numel() != o.results[0]->type.numel()) fail(o, "element count changes");
         break;
+      case OpKind::Flip: {
+        const int64_t axis = o.attr_int("axis", -1);
+        if (axis < 0 || axis >= o.operands[0]->type.rank()) fail(o, "flip axis out of range");
+        if (!(o.results[0]->type == o.operands[0]->type)) fail(o, "flip changes the type");
+        break;
+      }
       case OpKind::Trans: {
         auto perm = o.attr_ints("perm");
         auto& s = o.operands[0]->type.shape;

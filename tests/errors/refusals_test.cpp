@@ -304,7 +304,7 @@ TEST(Refusals, Calls) {
 // being implemented as this is written, so they are not pinned here; docs/refusals.md.)
 TEST(Refusals, NotImplementedYet) {
   std::vector<Refusal> cases;
-  for (const char* f : {"sort", "topk", "flip",
+  for (const char* f : {"sort", "topk",
                         "bitonic_merge", "inline_asm_elementwise", "dot_scaled",
                         "gather", "histogram", "map_elementwise", "cat"}) {
     std::string name = f;
@@ -630,6 +630,10 @@ TEST(Refusals, ReduceAndShapeBuiltins) {
       {"    y = tl.join(x, xi)\n", "tl.join operands have different types fp32 and int32", "tl.join(x, xi)"},
       {"    y = tl.split(x2)\n", "tl.split needs a tensor whose last dimension is 2", "tl.split(x2)"},
       {"    y = x.item()\n", "can only unsplat single-element tensors", "x.item()"},
+      {"    y = tl.flip(x)\n",
+       "tl.flip needs dim (upstream Triton 3.6 fails on dim=None: its static_assert compares None with an int)",
+       "tl.flip(x)"},
+      {"    y = tl.flip(x2, 2)\n", "tl.flip: dim 2 out of range for a tensor of rank 2", "tl.flip(x2, 2)"},
       {"    y = tl.associative_scan((x, x2), 0, comb)\n", "all scan inputs must have the same shape",
        "tl.associative_scan((x, x2)", combine},
       {"    y = tl.associative_scan(x, 0, comb)\n", "scan combine function returned 2 values, expected 1",

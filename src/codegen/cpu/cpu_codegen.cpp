@@ -47,7 +47,7 @@ using ir::Value;
 bool is_view(OpKind k) {
   switch (k) {
     case OpKind::Splat: case OpKind::Broadcast: case OpKind::ExpandDims: case OpKind::Reshape:
-    case OpKind::Trans: case OpKind::Hint: case OpKind::Split:
+    case OpKind::Trans: case OpKind::Hint: case OpKind::Split: case OpKind::Flip:
       return true;
     default:
       return false;
@@ -416,6 +416,13 @@ Idx Emitter::view_source(const Op& op, int result, const Idx& idx) {
       Idx s;
       s.dims.resize(dims.size());
       for (size_t i = 0; i < perm.size(); ++i) s.dims.at(perm[i]) = dims[i];
+      return s;
+    }
+    case OpKind::Flip: {  // the same position from the other end of the axis
+      const int64_t axis = op.attr_int("axis");
+      Idx s;
+      s.dims = dims_of(idx, shape);
+      s.dims.at(axis) = fmt::format("({} - {})", shape.at(axis) - 1, s.dims.at(axis));
       return s;
     }
     case OpKind::Split: {
