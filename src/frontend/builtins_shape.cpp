@@ -181,8 +181,24 @@ CValue flip(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc
   return CValue::of_tensor(ctx.b.create(ir::OpKind::Flip, {x}, {x->type}, loc, {{"axis", d}})->result());
 }
 
+// standard.py sort: the last dimension only, ascending unless `descending`; the network
+// is upstream's (interpreter.h), so ties and NaNs are placed as Triton places them.
+CValue sort(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("sort", std::move(args), std::move(kw), {req("x"), opt("dim"), opt("descending", CValue::of_int(0))}, loc);
+  ir::Value* x = tensor_only(a["x"], loc, "tl.sort input");
+  const int rank = x->type.rank();
+  if (rank == 0) fail(loc, "tl.sort needs a tensor, got a scalar");
+  if (x->type.is_ptr) fail(loc, "tl.sort of pointers");
+  if (a["dim"].kind != CValue::Kind::None && int_arg(a["dim"], loc, "tl.sort dim") != rank - 1)
+    fail(loc, "only minor dimension is currently supported");
+  const bool desc = bool_arg(a["descending"], loc, "tl.sort descending");
+  return CValue::of_tensor(
+      ctx.b.create(ir::OpKind::Sort, {x}, {x->type}, loc, {{"descending", static_cast<int64_t>(desc)}})->result());
+}
+
 void register_shape(Registry& r) {
   r["flip"] = flip;
+  r["sort"] = sort;
   r["broadcast"] = broadcast;
   r["broadcast_to"] = broadcast_to;
   r["trans"] = trans;

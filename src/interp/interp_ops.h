@@ -52,6 +52,7 @@ Val eval_broadcast(const ir::Op& op, const Val& a);
 /// trans: result dim i = operand dim perm[i].
 Val eval_trans(const ir::Op& op, const Val& a);
 Val eval_flip(const ir::Op& op, const Val& a);  // reverses axis attr "axis"
+Val eval_sort(const ir::Op& op, const Val& a);  // bitonic sort of the last dim (interpreter.h)
 /// join two equal tensors along a new minor dim of size 2.
 Val eval_join(const ir::Op& op, const Val& a, const Val& b);
 /// split the minor dim of size 2 into two tensors.

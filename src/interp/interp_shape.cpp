@@ -116,6 +116,37 @@ Val eval_flip(const ir::Op& op, const Val& a) {
   return r;
 }
 
+Val eval_sort(const ir::Op& op, const Val& a) {
+  if (a.shape.empty() || a.is_ptr) refuse(op, "sort needs a tensor of numbers");
+  const int64_t n = a.shape.back();
+  if (n <= 0 || (n & (n - 1))) refuse(op, "the sorted dimension is not a power of two");
+  int levels = 0;
+  while ((int64_t{1} << levels) < n) ++levels;
+  const bool desc = op.attr_int("descending", 0) != 0;
+  const bool fl = ir::is_float(a.scalar), sg = is_signed(a.scalar);
+  auto greater = [&](const Val& v, int64_t i, int64_t j) {
+    if (fl) return load_double(v, i) > load_double(v, j);
+    if (sg) return load_int(v, i) > load_int(v, j);
+    return static_cast<uint64_t>(load_int(v, i)) > static_cast<uint64_t>(load_int(v, j));
+  };
+  Val cur = a, next = Val::make(a.scalar, a.is_ptr, a.shape);
+  const int64_t rows = a.numel / n;
+  for (int s = 1; s <= levels; ++s)
+    for (int i = s - 1; i >= 0; --i) {
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t p = 0; p < n; ++p) {
+          const int64_t q = p ^ (int64_t{1} << i);
+          const bool f = s < levels ? ((p >> s) & 1) != 0 : desc;
+          const bool right = ((p >> i) & 1) != 0;
+          const bool take = greater(cur, r * n + p, r * n + q) != (f != right);
+          store_bits(next, r * n + p, load_bits(cur, r * n + (take ? q : p)));
+        }
+      std::swap(cur, next);
+      next = Val::make(a.scalar, a.is_ptr, a.shape);
+    }
+  return cur;
+}
+
 Val eval_join(const ir::Op& op, const Val& a, const Val& b) {
   if (a.shape != b.shape || a.scalar != b.scalar || a.is_ptr != b.is_ptr) refuse(op, "operands differ");
   std::vector<int64_t> shape = a.shape;

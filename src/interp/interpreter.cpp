@@ -281,6 +281,7 @@ class Executor {
       }
       case OpKind::Trans: res(eval_trans(op, in(0))); break;
       case OpKind::Flip: res(eval_flip(op, in(0))); break;
+      case OpKind::Sort: res(eval_sort(op, in(0))); break;
       case OpKind::Join: res(eval_join(op, in(0), in(1))); break;
       case OpKind::Split: {
         auto [lo, hi] = eval_split(op, in(0));

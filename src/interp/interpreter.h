@@ -114,6 +114,12 @@
 // (lhs = running value). With reverse = 1 from the end: acc_{n-1} = x_{n-1},
 // acc_i = c(acc_{i+1}, x_i).
 //
+// Sort (tl.sort) along the last dimension, n = 2^L: upstream's bitonic network, so NaNs and
+// equal values (-0 / +0) land where Triton's do. For stage s = 1..L and i = s-1 down to 0,
+// every position p (column index) takes its partner q = p ^ 2^i's value when
+// (x[p] > x[q]) != (f ^ bit_i(p)), where f = bit_s(p) for s < L and `descending` at s = L;
+// `>` is the element type's comparison (false with a NaN), the values move as bits.
+//
 // Dot a[M,K] · b[K,N] + acc[M,N] (or batched [B,M,K]·[B,K,N]+[B,M,N]): for each output
 // element, r = acc[m,n]; for k = 0..K-1 ascending: r = fma(a[m,k], b[k,n], r); a and b are
 // converted exactly to the accumulator type first:

@@ -167,6 +167,9 @@ class Verifier {
       case OpKind::ExpandDims: case OpKind::Reshape:
         if (o.operands[0]->type.numel() != o.results[0]->type.numel()) fail(o, "element count changes");
         break;
+      case OpKind::Sort:
+        if (o.operands[0]->type.rank() < 1 || !(o.results[0]->type == o.operands[0]->type)) fail(o, "sort changes the type");
+        break;
       case OpKind::Flip: {
         const int64_t axis = o.attr_int("axis", -1);
         if (axis < 0 || axis >= o.operands[0]->type.rank()) fail(o, "flip axis out of range");

@@ -304,7 +304,7 @@ TEST(Refusals, Calls) {
 // being implemented as this is written, so they are not pinned here; docs/refusals.md.)
 TEST(Refusals, NotImplementedYet) {
   std::vector<Refusal> cases;
-  for (const char* f : {"sort", "topk",
+  for (const char* f : { "topk",
                         "bitonic_merge", "inline_asm_elementwise", "dot_scaled",
                         "gather", "histogram", "map_elementwise", "cat"}) {
     std::string name = f;
@@ -634,6 +634,8 @@ TEST(Refusals, ReduceAndShapeBuiltins) {
        "tl.flip needs dim (upstream Triton 3.6 fails on dim=None: its static_assert compares None with an int)",
        "tl.flip(x)"},
       {"    y = tl.flip(x2, 2)\n", "tl.flip: dim 2 out of range for a tensor of rank 2", "tl.flip(x2, 2)"},
+      {"    y = tl.sort(x2, dim=0)\n", "only minor dimension is currently supported", "tl.sort(x2, dim=0)"},
+      {"    y = tl.sort(p + offs)\n", "tl.sort of pointers", "tl.sort(p + offs)"},
       {"    y = tl.associative_scan((x, x2), 0, comb)\n", "all scan inputs must have the same shape",
        "tl.associative_scan((x, x2)", combine},
       {"    y = tl.associative_scan(x, 0, comb)\n", "scan combine function returned 2 values, expected 1",

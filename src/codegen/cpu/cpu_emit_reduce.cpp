@@ -186,4 +186,39 @@ void Emitter::emit_scan(const Op& op) {
   for (size_t k = 0; k < n; ++k) bind(op.results[k], w[k], Storage::Array);
 }
 
+// tl.sort: the interpreter's bitonic network (interpreter.h), one row of the last dimension
+// at a time, comparing values in the compute type and moving bits.
+void Emitter::emit_sort(const Op& op) {
+  const Value* x = op.operands[0];
+  const auto& shape = x->type.shape;
+  if (shape.empty() || x->type.is_ptr) refuse(op, "sort needs a tensor of numbers");
+  const int64_t n = shape.back();
+  if (n <= 0 || (n & (n - 1))) refuse(op, "the sorted dimension is not a power of two");
+  int levels = 0;
+  while ((int64_t{1} << levels) < n) ++levels;
+  const int64_t rows = x->type.numel() / n;
+  const bool desc = op.attr_int("descending", 0) != 0;
+  std::string a = declare_array(x->type, "w"), t = declare_array(x->type, "t");
+  materialize_into(a, x);
+  if (levels > 0) {
+    const std::string st = fresh("st"), i = fresh("i"), r = fresh("r"), p = fresh("p");
+    open(fmt::format("for (int {0} = 1; {0} <= {1}; ++{0})", st, levels));
+    open(fmt::format("for (int {0} = {1} - 1; {0} >= 0; --{0})", i, st));
+    open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", r, rows));
+    open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", p, n));
+    line(fmt::format("const int64_t q_ = {} ^ ((int64_t)1 << {});", p, i));
+    line(fmt::format("const bool f_ = {0} < {1} ? (({2} >> {0}) & 1) != 0 : {3};", st, levels, p, desc ? "true" : "false"));
+    line(fmt::format("const bool right_ = (({} >> {}) & 1) != 0;", p, i));
+    const std::string xp = fmt::format("{}[{} * {} + {}]", a, r, n, p), xq = fmt::format("{}[{} * {} + q_]", a, r, n);
+    line(fmt::format("const bool gt_ = {} > {};", to_compute(x->type.scalar, xp), to_compute(x->type.scalar, xq)));
+    line(fmt::format("{}[{} * {} + {}] = (gt_ != (f_ != right_)) ? {} : {};", t, r, n, p, xq, xp));
+    close();
+    close();
+    line(fmt::format("memcpy({}, {}, {});", a, t, bytes_of(x->type)));
+    close();
+    close();
+  }
+  bind(op.results[0], a, Storage::Array);
+}
+
 }  // namespace tritium::codegen::cpu

@@ -184,6 +184,7 @@ class Emitter {
   // ---- reductions (cpu_emit_reduce.cpp) -------------------------------------------------
   void emit_reduce(const ir::Op& op);
   void emit_scan(const ir::Op& op);
+  void emit_sort(const ir::Op& op);
   /// Emits the combine region of reduce/scan `op` applied to scalar expressions `lhs` and
   /// `rhs` (one per operand); returns the names of locals holding the combined values.
   std::vector<std::string> emit_combine(const ir::Op& op, const std::vector<std::string>& lhs,
