@@ -151,10 +151,12 @@ CValue cas(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc)
   if (w != 16 && w != 32 && w != 64) fail(loc, "atomic_cas only supports elements with width {16, 32, 64}");
   const ir::Type want = ptr->type.with_scalar(et);
   for (auto [v, what] : {std::pair{cmp, "cmp"}, std::pair{val, "val"}})
-    if (v->type != want)
-      fail(loc, fmt::format("{}: {} has type {} but the pointer needs {} (atomic_cas converts nothing; cast "
-                            "{} first)",
-                            fn, what, sem::tt_name(v->type), sem::tt_name(want), what));
+    if (v->type != want) {
+      const bool same_elem = v->type.scalar == et && !v->type.is_ptr;
+      fail(loc, fmt::format("{}: {} has type {} but the pointer needs {} (atomic_cas converts nothing; {} {} first)",
+                            fn, what, sem::tt_name(v->type), sem::tt_name(want), same_elem ? "broadcast" : "cast",
+                            what));
+    }
   return CValue::of_tensor(ctx.b
                                .create(OpKind::AtomicCAS, {ptr, cmp, val}, {want}, loc,
                                        {{"sem", sem}, {"scope", scope}})

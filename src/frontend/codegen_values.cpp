@@ -118,6 +118,11 @@ std::string type_text(const CValue& v) {
   switch (v.kind) {
     case K::Tensor: return v.tensor->type.str();
     case K::Tuple: {
+      if (v.s == kBlockPtrTag || v.s == kTensorDescTag) {  // e.g. "block pointer <[8, 16], fp32>"
+        std::string dims;
+        for (const auto& d : v.elems[v.s == kBlockPtrTag ? 4 : 3].elems) dims += (dims.empty() ? "" : ", ") + std::to_string(d.i);
+        return fmt::format("{} <[{}], {}>", v.describe(), dims, ir::name(v.elems[0].tensor->type.scalar));
+      }
       std::string s = "(";
       for (size_t i = 0; i < v.elems.size(); ++i) {
         if (i) s += ", ";
@@ -143,6 +148,11 @@ std::string py_str(const CValue& v) {
     case K::DType: return v.dtype.is_ptr ? "pointer<" + std::string(ir::name(v.dtype.scalar)) + ">"
                                          : std::string(ir::name(v.dtype.scalar));
     case K::Tuple: {
+      if (v.s == kBlockPtrTag || v.s == kTensorDescTag) {  // e.g. "block pointer <[8, 16], fp32>"
+        std::string dims;
+        for (const auto& d : v.elems[v.s == kBlockPtrTag ? 4 : 3].elems) dims += (dims.empty() ? "" : ", ") + std::to_string(d.i);
+        return fmt::format("{} <[{}], {}>", v.describe(), dims, ir::name(v.elems[0].tensor->type.scalar));
+      }
       std::string s = "(";
       for (size_t i = 0; i < v.elems.size(); ++i) {
         if (i) s += ", ";

@@ -13,7 +13,10 @@ std::string CValue::describe() const {
     case Kind::None: return "None";
     case Kind::Str: return "constexpr str '" + s + "'";
     case Kind::DType: return "dtype " + dtype.str();
-    case Kind::Tuple: return fmt::format("tuple of {}", elems.size());
+    case Kind::Tuple:
+      if (s == kBlockPtrTag) return "block pointer";
+      if (s == kTensorDescTag) return "tensor descriptor";
+      return fmt::format("tuple of {}", elems.size());
     case Kind::JitFn: return "jit function " + (fn ? fn->name : std::string("?"));
     case Kind::Builtin: return "builtin " + s;
     case Kind::Namespace: return "module " + s;

@@ -156,4 +156,54 @@ def k(a_ptr, z_ptr, n_ptr, s_ptr, M, N, ld, r0, c0, BM: tl.constexpr, BN: tl.con
   }
 }
 
+// Block pointers and descriptors go into and come out of jit helpers (as a loop-carried
+// value too) with their compile-time block shape intact.
+TEST(ConformanceBlockPtr, ThroughJitHelpers) {
+  const std::string src = std::string(kPrelude) + R"(
+@triton.jit
+def step(bp):
+    return tl.advance(bp, (8,))
+
+@triton.jit
+def make(base, n):
+    return tl.make_block_ptr(base, (n,), (1,), (0,), (8,), (0,))
+
+@triton.jit
+def desc_of(base, n):
+    return tl.make_tensor_descriptor(base, [n], [1], [8], padding_option="nan")
+
+@triton.jit
+def pair(t):
+    return t[0], t[1] + 1
+
+@triton.jit
+def k(a_ptr, o_ptr, d_ptr, n):
+    bp = make(a_ptr, n)
+    acc = tl.zeros((8,), dtype=tl.float32)
+    for i in range(0, n, 8):
+        acc += tl.load(bp, boundary_check=(0,))
+        bp = step(bp)
+    tl.store(o_ptr + tl.arange(0, 8), acc)
+    t = pair((make(a_ptr, n), 1))
+    tl.store(o_ptr + 8 + tl.arange(0, 8), tl.load(step(t[0]), boundary_check=(0,)) + t[1])
+    d = desc_of(a_ptr, n)
+    tl.store(d_ptr + tl.arange(0, 8), d.load([n - 4]))
+)";
+  const int n = 44;
+  std::vector<float> a(n);
+  for (int i = 0; i < n; ++i) a[i] = static_cast<float>(i * 3 - 20);
+  Case c(src, "k", "*fp32, *fp32, *fp32, i32");
+  c.in(a).out<float>(16).out<float>(8).scalar(n);
+  auto r = c.run({1});
+  auto o = r.get<float>(1), d = r.get<float>(2);
+  for (int j = 0; j < 8; ++j) {
+    float want = 0;
+    for (int i = j; i < n; i += 8) want += a[i];
+    ASSERT_EQ(o[j], want) << j;
+    ASSERT_EQ(o[8 + j], a[8 + j] + 2.0f) << j;
+    if (n - 4 + j < n) ASSERT_EQ(d[j], a[n - 4 + j]) << j;
+    else ASSERT_TRUE(std::isnan(d[j])) << j;
+  }
+}
+
 }  // namespace

@@ -461,8 +461,8 @@ TEST(Refusals, AtomicBuiltins) {
              "first)",
              "tl.atomic_cas(q", "i64"),
       with_q("    y = tl.atomic_cas(q + offs, 0, 1)\n",
-             "tl.atomic_cas: cmp has type int32 but the pointer needs <[4], int32> (atomic_cas converts nothing; cast "
-             "cmp first)",
+             "tl.atomic_cas: cmp has type int32 but the pointer needs <[4], int32> (atomic_cas converts nothing; "
+             "broadcast cmp first)",
              "tl.atomic_cas(q + offs", "i32"),
       {"    y = tl.atomic_and(p, 1.0)\n", "atomic_and does not support fp32", "tl.atomic_and(p"},
       {"    y = tl.atomic_add(p, 1.0, sem='seq_cst')\n",
@@ -521,6 +521,8 @@ TEST(Refusals, BlockPointers) {
        "tl.store(bp, x2.to"},
       {bp + "    tl.store(bp, x2, mask=x2 > 0)\n",
        "`mask` and `other` arguments cannot be specified for loading block pointers", "tl.store(bp, x2, mask"},
+      {bp + "    y = bp[0]\n", "a block pointer cannot be indexed (load through it, or use its attributes)", "bp[0]"},
+      {bp + "    y = len(bp)\n", "object of type block pointer has no len()", "len(bp)"},
       {"    y = tl.advance(p + offs, (1,))\n",
        "tl.advance: expected a block pointer (tl.make_block_ptr), got tensor<4xptr<fp32>>", "tl.advance(p + offs"},
       {bp + "    bp = tl.advance(bp, (1,))\n", "tl.advance: 1 offsets for a block pointer of rank 2", "tl.advance(bp, (1,))"},

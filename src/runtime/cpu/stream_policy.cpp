@@ -23,7 +23,7 @@ int64_t stream_min_bytes_for(const std::string& value, int64_t l2_bytes, int64_t
     used = 0;
   }
   if (used != value.size() || n < 0)
-    throw std::invalid_argument("TRITIUM_CPU_STREAM_STORES must be never, always, auto or a byte count, not '" +
+    throw std::runtime_error("TRITIUM_CPU_STREAM_STORES must be never, always, auto or a byte count, not '" +
                                 value + "'");
   return n;
 }

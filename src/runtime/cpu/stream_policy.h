@@ -15,7 +15,8 @@ namespace tritium::runtime::cpu {
 /// $TRITIUM_CPU_STREAM_STORES: "never" (or "0"), "always" (or "1": every eligible store
 /// streams; the tests use it to exercise the path on small grids), a byte count, or unset /
 /// "auto": twice the machine's total L2 cache (per-core L2 size x hardware threads, 8 MiB
-/// when the size is unknown). Throws std::invalid_argument on any other value.
+/// when the size is unknown). Throws std::runtime_error on any other value (a usage
+/// problem, reported by the launch).
 int64_t stream_min_bytes();
 
 /// The same policy for an explicit setting (`value` as the variable would hold it) and
