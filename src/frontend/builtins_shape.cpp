@@ -1,5 +1,5 @@
 // Shape manipulation: tl.broadcast, broadcast_to, trans, permute, reshape, view, ravel,
-// expand_dims, join, split, interleave, item, flip (upstream core.py / semantic.py /
+// expand_dims, join, split, interleave, item, flip, sort, cat (upstream core.py / semantic.py /
 // standard.py).
 #include <fmt/format.h>
 
@@ -196,8 +196,29 @@ CValue sort(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc
       ctx.b.create(ir::OpKind::Sort, {x}, {x->type}, loc, {{"descending", static_cast<int64_t>(desc)}})->result());
 }
 
+// core.py cat / semantic.py cat: 1-D tensors of one element type, can_reorder=True required
+// (upstream's only implementation may reorder); tritium keeps the order (input, then other),
+// which is one of the orders allowed.
+CValue cat(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("cat", std::move(args), std::move(kw), {req("input"), req("other"), opt("can_reorder", CValue::of_bool(false))},
+         loc);
+  ir::Value* x = tensor_only(a["input"], loc, "tl.cat input");
+  ir::Value* y = tensor_only(a["other"], loc, "tl.cat other");
+  if (!bool_arg(a["can_reorder"], loc, "tl.cat can_reorder"))
+    fail(loc, "current implementation of `cat` always may reorder elements (pass can_reorder=True)");
+  if (x->type.rank() != 1) fail(loc, "tl.cat needs 1-D tensors, got " + sem::tt_name(x->type));
+  if (y->type.rank() != 1 || y->type.scalar != x->type.scalar || y->type.is_ptr != x->type.is_ptr)
+    fail(loc, fmt::format("tl.cat operands must be 1-D tensors of one type, got {} and {}", sem::tt_name(x->type),
+                          sem::tt_name(y->type)));
+  const std::vector<int64_t> shape =
+      block_shape({CValue::of_int(x->type.shape[0] + y->type.shape[0])}, loc);  // a power of two
+  return CValue::of_tensor(
+      ctx.b.create(ir::OpKind::Cat, {x, y}, {x->type.with_shape(shape)}, loc, {{"can_reorder", int64_t{1}}})->result());
+}
+
 void register_shape(Registry& r) {
   r["flip"] = flip;
+  r["cat"] = cat;
   r["sort"] = sort;
   r["broadcast"] = broadcast;
   r["broadcast_to"] = broadcast_to;

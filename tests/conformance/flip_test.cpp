@@ -1,7 +1,11 @@
-// tl.flip (function and method forms) on the interpreter and the CPU backend, bit for bit
-// (the harness): every element moves to the mirrored index along the axis, with its bits
-// unchanged (fp16 NaN payloads and -0 included), in 1-D and 2-D, positive and negative
-// dims, inside arithmetic (the CPU backend renders it as a view) and twice (identity).
+// tl.flip (function and method forms) and tl.cat on the interpreter and the CPU backend,
+// bit for bit (the harness). flip: every element moves to the mirrored index along the
+// axis, with its bits unchanged (fp16 NaN payloads and -0 included), in 1-D and 2-D,
+// positive and negative dims, inside arithmetic (the CPU backend renders it as a view) and
+// twice (identity). cat (can_reorder=True, 1-D): tritium keeps input then other, one of the
+// orders upstream allows; a sum over the result is order-independent.
+#include <fmt/format.h>
+
 #include "conformance_util.h"
 
 using namespace conformance;
@@ -41,6 +45,30 @@ def k(x_ptr, h_ptr, f0_ptr, f1_ptr, s_ptr, h_out, id_ptr, R: tl.constexpr, C: tl
       ASSERT_EQ(id[i * C + j], 0) << i << "," << j;
     }
   for (int i = 0; i < R * C; ++i) ASSERT_EQ(hh[i], h[R * C - 1 - i]) << "fp16 bits at " << i;
+}
+
+TEST(ConformanceFlip, CatOfTwoBlocks) {
+  const std::string src = std::string(kPrelude) + R"(
+@triton.jit
+def k(a_ptr, b_ptr, o_ptr, s_ptr, A: tl.constexpr, B: tl.constexpr):
+    a = tl.load(a_ptr + tl.arange(0, A))
+    b = tl.load(b_ptr + tl.arange(0, B))
+    c = tl.cat(a, b, can_reorder=True)
+    tl.store(o_ptr + tl.arange(0, A + B), c)
+    tl.store(s_ptr, tl.sum(c, axis=0))
+)";
+  for (auto [A, B] : {std::pair{8, 8}, std::pair{16, 16}}) {
+    auto a = rand_int<int32_t>(A, -1000, 1000), b = rand_int<int32_t>(B, -1000, 1000);
+    Case c(src, "k", fmt::format("*i32, *i32, *i32, *i32, {}, {}", A, B));
+    c.in(a).in(b).out<int32_t>(A + B).out<int32_t>(1);
+    auto r = c.run({1});
+    std::vector<int32_t> want = a;
+    want.insert(want.end(), b.begin(), b.end());
+    EXPECT_EQ(r.get<int32_t>(2), want);
+    int32_t sum = 0;
+    for (int32_t v : want) sum += v;
+    EXPECT_EQ(r.get<int32_t>(3)[0], sum);
+  }
 }
 
 }  // namespace

@@ -306,7 +306,7 @@ TEST(Refusals, NotImplementedYet) {
   std::vector<Refusal> cases;
   for (const char* f : { "topk",
                         "bitonic_merge", "inline_asm_elementwise", "dot_scaled",
-                        "gather", "histogram", "map_elementwise", "cat"}) {
+                        "gather", "histogram", "map_elementwise"}) {
     std::string name = f;
     cases.push_back({"    y = tl." + name + "(p)\n", "tl." + name + " is not supported yet", "tl." + name + "(p)"});
   }
@@ -638,6 +638,11 @@ TEST(Refusals, ReduceAndShapeBuiltins) {
       {"    y = tl.flip(x2, 2)\n", "tl.flip: dim 2 out of range for a tensor of rank 2", "tl.flip(x2, 2)"},
       {"    y = tl.sort(x2, dim=0)\n", "only minor dimension is currently supported", "tl.sort(x2, dim=0)"},
       {"    y = tl.sort(p + offs)\n", "tl.sort of pointers", "tl.sort(p + offs)"},
+      {"    y = tl.cat(x, x)\n", "current implementation of `cat` always may reorder elements (pass can_reorder=True)",
+       "tl.cat(x, x)"},
+      {"    y = tl.cat(x2, x2, True)\n", "tl.cat needs 1-D tensors, got <[4, 4], fp32>", "tl.cat(x2"},
+      {"    y = tl.cat(x, xi, can_reorder=True)\n",
+       "tl.cat operands must be 1-D tensors of one type, got <[4], fp32> and <[4], int32>", "tl.cat(x, xi"},
       {"    y = tl.associative_scan((x, x2), 0, comb)\n", "all scan inputs must have the same shape",
        "tl.associative_scan((x, x2)", combine},
       {"    y = tl.associative_scan(x, 0, comb)\n", "scan combine function returned 2 values, expected 1",
