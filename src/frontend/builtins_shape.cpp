@@ -216,9 +216,34 @@ CValue cat(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc)
       ctx.b.create(ir::OpKind::Cat, {x, y}, {x->type.with_shape(shape)}, loc, {{"can_reorder", int64_t{1}}})->result());
 }
 
+// standard.py topk = sort_impl(x, k, descending=True): the first log2(k) bitonic stages,
+// then halving with max and merging (interpreter.h). Types under 32 bits (and bf16) reach
+// upstream's max() as fp32 / int32 when k < n, so the result has that type then.
+CValue topk(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("topk", std::move(args), std::move(kw), {req("x"), req("k"), opt("dim")}, loc);
+  ir::Value* x = tensor_only(a["x"], loc, "tl.topk input");
+  const int rank = x->type.rank();
+  if (rank == 0) fail(loc, "tl.topk needs a tensor, got a scalar");
+  if (x->type.is_ptr) fail(loc, "tl.topk of pointers");
+  if (a["dim"].kind != CValue::Kind::None && int_arg(a["dim"], loc, "tl.topk dim") != rank - 1)
+    fail(loc, "only minor dimension is currently supported");
+  const int64_t n = x->type.shape.back();
+  const int64_t k = int_arg(a["k"], loc, "tl.topk k");
+  if (k <= 0 || k > n || (k & (k - 1)))
+    fail(loc, fmt::format("tl.topk: k must be a power of two in [1, {}], got {}", n, k));
+  if (k < n && (x->type.scalar == ir::ScalarType::BF16 || ir::bitwidth(x->type.scalar) < 32))
+    x = sem::cast(ctx.b, x, ir::Type::of(x->type.is_float() ? ir::ScalarType::F32 : ir::ScalarType::I32), loc);
+  std::vector<int64_t> shape = x->type.shape;
+  shape.back() = k;
+  return CValue::of_tensor(ctx.b.create(ir::OpKind::Sort, {x}, {x->type.with_shape(shape)}, loc,
+                                        {{"descending", int64_t{1}}, {"k", k}})
+                               ->result());
+}
+
 void register_shape(Registry& r) {
   r["flip"] = flip;
   r["cat"] = cat;
+  r["topk"] = topk;
   r["sort"] = sort;
   r["broadcast"] = broadcast;
   r["broadcast_to"] = broadcast_to;

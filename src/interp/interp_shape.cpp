@@ -1,5 +1,6 @@
 // Shape ops: make_range, splat, broadcast, trans, join, split, cat (reshape and expand_dims
 // share storage and live in the executor). Semantics: interpreter.h.
+#include <cmath>
 #include <cstring>
 
 #include "interp/interp_ops.h"
@@ -122,6 +123,10 @@ Val eval_sort(const ir::Op& op, const Val& a) {
   if (n <= 0 || (n & (n - 1))) refuse(op, "the sorted dimension is not a power of two");
   int levels = 0;
   while ((int64_t{1} << levels) < n) ++levels;
+  const int64_t k = op.attr_int("k", n);
+  int lk = 0;
+  while ((int64_t{1} << lk) < k) ++lk;
+  if (k <= 0 || k > n || (int64_t{1} << lk) != k) refuse(op, "k is not a power of two <= n");
   const bool desc = op.attr_int("descending", 0) != 0;
   const bool fl = ir::is_float(a.scalar), sg = is_signed(a.scalar);
   auto greater = [&](const Val& v, int64_t i, int64_t j) {
@@ -129,21 +134,53 @@ Val eval_sort(const ir::Op& op, const Val& a) {
     if (sg) return load_int(v, i) > load_int(v, j);
     return static_cast<uint64_t>(load_int(v, i)) > static_cast<uint64_t>(load_int(v, j));
   };
-  Val cur = a, next = Val::make(a.scalar, a.is_ptr, a.shape);
   const int64_t rows = a.numel / n;
-  for (int s = 1; s <= levels; ++s)
-    for (int i = s - 1; i >= 0; --i) {
+  Val cur = a;
+  int64_t m = n;  // current row length
+  // One bitonic merge of `stage` compare-and-swap rounds; order 0 / 1: ascending /
+  // descending, 2: alternating by bit `stage` of the position.
+  auto merge = [&](int stage, int order) {
+    for (int i = stage - 1; i >= 0; --i) {
+      Val next = Val::make(cur.scalar, cur.is_ptr, cur.shape);
       for (int64_t r = 0; r < rows; ++r)
-        for (int64_t p = 0; p < n; ++p) {
+        for (int64_t p = 0; p < m; ++p) {
           const int64_t q = p ^ (int64_t{1} << i);
-          const bool f = s < levels ? ((p >> s) & 1) != 0 : desc;
+          const bool f = order == 2 ? ((p >> stage) & 1) != 0 : order == 1;
           const bool right = ((p >> i) & 1) != 0;
-          const bool take = greater(cur, r * n + p, r * n + q) != (f != right);
-          store_bits(next, r * n + p, load_bits(cur, r * n + (take ? q : p)));
+          const bool take = greater(cur, r * m + p, r * m + q) != (f != right);
+          store_bits(next, r * m + p, load_bits(cur, r * m + (take ? q : p)));
         }
-      std::swap(cur, next);
-      next = Val::make(a.scalar, a.is_ptr, a.shape);
+      cur = next;
     }
+  };
+  for (int s = 1; s <= lk; ++s) merge(s, s < levels ? 2 : (desc ? 1 : 0));
+  // Bitonic top-k: halve the rows with max (descending) / min of the pairs 2^lk apart (tl.max /
+  // tl.min's rules: a NaN loses to a number, -0 < +0), then merge again.
+  for (int s = lk + 1; s <= levels; ++s) {
+    const int64_t half = m / 2;
+    std::vector<int64_t> shape = cur.shape;
+    shape.back() = half;
+    Val next = Val::make(cur.scalar, cur.is_ptr, shape);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t np = 0; np < half; ++np) {
+        const int64_t low = np & ((int64_t{1} << lk) - 1), high = np >> lk;
+        const int64_t ia = r * m + ((high << (lk + 1)) | low), ib = ia + (int64_t{1} << lk);
+        bool take_b;
+        if (fl) {
+          const double x = load_double(cur, ia), y = load_double(cur, ib);
+          if (std::isnan(x)) take_b = true;
+          else if (std::isnan(y)) take_b = false;
+          else if (x == y) take_b = desc ? std::signbit(x) : !std::signbit(x);
+          else take_b = desc ? y > x : y < x;
+        } else {
+          take_b = desc ? greater(cur, ib, ia) : greater(cur, ia, ib);
+        }
+        store_bits(next, r * half + np, load_bits(cur, take_b ? ib : ia));
+      }
+    cur = next;
+    m = half;
+    merge(lk, s < levels ? 2 : (desc ? 1 : 0));
+  }
   return cur;
 }
 

@@ -119,6 +119,10 @@
 // every position p (column index) takes its partner q = p ^ 2^i's value when
 // (x[p] > x[q]) != (f ^ bit_i(p)), where f = bit_s(p) for s < L and `descending` at s = L;
 // `>` is the element type's comparison (false with a NaN), the values move as bits.
+// Top-k (tl.topk, k = 2^K < n): the first K stages as above (alternating, the last of them
+// too), then for each further stage the row halves, keeping of each pair 2^K apart the max
+// (descending; a NaN loses to a number, +0 > -0) or the min, followed by a K-round merge
+// (alternating, in the row's direction at the last stage).
 //
 // Dot a[M,K] · b[K,N] + acc[M,N] (or batched [B,M,K]·[B,K,N]+[B,M,N]): for each output
 // element, r = acc[m,n]; for k = 0..K-1 ascending: r = fma(a[m,k], b[k,n], r); a and b are

@@ -167,9 +167,13 @@ class Verifier {
       case OpKind::ExpandDims: case OpKind::Reshape:
         if (o.operands[0]->type.numel() != o.results[0]->type.numel()) fail(o, "element count changes");
         break;
-      case OpKind::Sort:
-        if (o.operands[0]->type.rank() < 1 || !(o.results[0]->type == o.operands[0]->type)) fail(o, "sort changes the type");
+      case OpKind::Sort: {
+        const ir::Type& in = o.operands[0]->type;
+        ir::Type want = in;
+        if (!want.shape.empty()) want.shape.back() = o.attr_int("k", want.shape.back());
+        if (in.rank() < 1 || !(o.results[0]->type == want)) fail(o, "sort result is not the input with k columns");
         break;
+      }
       case OpKind::Flip: {
         const int64_t axis = o.attr_int("axis", -1);
         if (axis < 0 || axis >= o.operands[0]->type.rank()) fail(o, "flip axis out of range");

@@ -1,4 +1,4 @@
-// tl.sort on the interpreter and the CPU backend, bit for bit (the harness). Distinct values
+// tl.sort and tl.topk on the interpreter and the CPU backend, bit for bit (the harness). Distinct values
 // are checked against std::sort (ascending and descending, rows of a 2-D block, fp32,
 // int32, uint32 above 2^31, fp16). Ties and NaNs are placed by upstream's bitonic network,
 // so a row with -0 / +0 and NaNs is checked against that network as upstream's
@@ -7,6 +7,7 @@
 // stage's bit (the row's direction in the last stage).
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 #include "conformance_util.h"
 #include "halfbits.h"
@@ -117,6 +118,49 @@ TEST(ConformanceSort, TiesAndNaNsFollowUpstreamsNetwork) {
     const auto want = upstream_bitonic(x, desc);
     const auto got = r.get<float>(desc ? 2 : 1);
     for (int j = 0; j < C; ++j) ASSERT_EQ(bits(got[j]), bits(want[j])) << (desc ? "descending " : "") << j;
+  }
+}
+
+// tl.topk: the k largest of each row, in descending order (distinct values: std::sort);
+// int8 input comes back as int32 when k < n (upstream's max() widens it), k == n is a sort.
+TEST(ConformanceSort, TopkOfRows) {
+  const char* src = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, t_ptr, i_ptr, a_ptr, R: tl.constexpr, C: tl.constexpr, K: tl.constexpr):
+    offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
+    ko = tl.arange(0, R)[:, None] * K + tl.arange(0, K)[None, :]
+    x = tl.load(x_ptr + offs)
+    tl.store(t_ptr + ko, tl.topk(x, K))
+    ti = tl.topk(x.to(tl.int8), K, dim=1)
+    tl.static_assert(ti.dtype == tl.int32)
+    tl.store(i_ptr + ko, ti)
+    tl.store(a_ptr + offs, tl.topk(x, C))
+)";
+  const int R = 4, C = 64;
+  std::vector<float> x(R * C);
+  for (int i = 0; i < R * C; ++i) x[i] = static_cast<float>((i * 7919) % 1009) * 0.25f - 120.0f;  // distinct per row
+  for (int K : {1, 8, 32}) {
+    Case c(src, "k", "*fp32, *fp32, *i32, *fp32, 4, 64, " + std::to_string(K));
+    c.in(x).out<float>(R * K).out<int32_t>(R * K).out<float>(R * C);
+    auto r = c.run({1});
+    auto t = r.get<float>(1), all = r.get<float>(3);
+    auto ti = r.get<int32_t>(2);
+    for (int i = 0; i < R; ++i) {
+      std::vector<float> row(x.begin() + i * C, x.begin() + (i + 1) * C);
+      std::sort(row.begin(), row.end(), [](float a, float b) { return a > b; });
+      std::vector<int32_t> irow(C);
+      for (int j = 0; j < C; ++j)  // float -> int8 truncates toward zero and saturates (interpreter.h)
+        irow[j] = std::clamp(static_cast<int>(std::trunc(x[i * C + j])), -128, 127);
+      std::sort(irow.begin(), irow.end(), [](int32_t a, int32_t b) { return a > b; });
+      for (int j = 0; j < K; ++j) {
+        ASSERT_EQ(bits(t[i * K + j]), bits(row[j])) << "K " << K << " row " << i << " " << j;
+        ASSERT_EQ(ti[i * K + j], irow[j]) << "int8 K " << K << " row " << i << " " << j;
+      }
+      for (int j = 0; j < C; ++j) ASSERT_EQ(bits(all[i * C + j]), bits(row[j])) << "k == n, row " << i << " " << j;
+    }
   }
 }
 

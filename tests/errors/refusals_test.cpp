@@ -304,7 +304,7 @@ TEST(Refusals, Calls) {
 // being implemented as this is written, so they are not pinned here; docs/refusals.md.)
 TEST(Refusals, NotImplementedYet) {
   std::vector<Refusal> cases;
-  for (const char* f : { "topk",
+  for (const char* f : { 
                         "bitonic_merge", "inline_asm_elementwise", "dot_scaled",
                         "gather", "histogram", "map_elementwise"}) {
     std::string name = f;
@@ -638,6 +638,8 @@ TEST(Refusals, ReduceAndShapeBuiltins) {
       {"    y = tl.flip(x2, 2)\n", "tl.flip: dim 2 out of range for a tensor of rank 2", "tl.flip(x2, 2)"},
       {"    y = tl.sort(x2, dim=0)\n", "only minor dimension is currently supported", "tl.sort(x2, dim=0)"},
       {"    y = tl.sort(p + offs)\n", "tl.sort of pointers", "tl.sort(p + offs)"},
+      {"    y = tl.topk(x, 3)\n", "tl.topk: k must be a power of two in [1, 4], got 3", "tl.topk(x, 3)"},
+      {"    y = tl.topk(x2, 2, dim=0)\n", "only minor dimension is currently supported", "tl.topk(x2"},
       {"    y = tl.cat(x, x)\n", "current implementation of `cat` always may reorder elements (pass can_reorder=True)",
        "tl.cat(x, x)"},
       {"    y = tl.cat(x2, x2, True)\n", "tl.cat needs 1-D tensors, got <[4, 4], fp32>", "tl.cat(x2"},

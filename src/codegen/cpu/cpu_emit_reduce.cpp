@@ -186,39 +186,74 @@ void Emitter::emit_scan(const Op& op) {
   for (size_t k = 0; k < n; ++k) bind(op.results[k], w[k], Storage::Array);
 }
 
-// tl.sort: the interpreter's bitonic network (interpreter.h), one row of the last dimension
-// at a time, comparing values in the compute type and moving bits.
+// tl.sort / tl.topk: the interpreter's bitonic network and bitonic top-k (interpreter.h,
+// interp_shape.cpp eval_sort), rows of the last dimension, comparing values in the compute
+// type and moving bits.
 void Emitter::emit_sort(const Op& op) {
   const Value* x = op.operands[0];
+  const Value* r = op.results[0];
   const auto& shape = x->type.shape;
   if (shape.empty() || x->type.is_ptr) refuse(op, "sort needs a tensor of numbers");
   const int64_t n = shape.back();
   if (n <= 0 || (n & (n - 1))) refuse(op, "the sorted dimension is not a power of two");
   int levels = 0;
   while ((int64_t{1} << levels) < n) ++levels;
+  const int64_t k = op.attr_int("k", n);
+  int lk = 0;
+  while ((int64_t{1} << lk) < k) ++lk;
+  if (k <= 0 || k > n || (int64_t{1} << lk) != k) refuse(op, "k is not a power of two <= n");
   const int64_t rows = x->type.numel() / n;
   const bool desc = op.attr_int("descending", 0) != 0;
+  const ir::ScalarType S = x->type.scalar;
+  const std::string T = ctype(x->type.element());
   std::string a = declare_array(x->type, "w"), t = declare_array(x->type, "t");
   materialize_into(a, x);
-  if (levels > 0) {
-    const std::string st = fresh("st"), i = fresh("i"), r = fresh("r"), p = fresh("p");
-    open(fmt::format("for (int {0} = 1; {0} <= {1}; ++{0})", st, levels));
-    open(fmt::format("for (int {0} = {1} - 1; {0} >= 0; --{0})", i, st));
-    open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", r, rows));
-    open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", p, n));
-    line(fmt::format("const int64_t q_ = {} ^ ((int64_t)1 << {});", p, i));
-    line(fmt::format("const bool f_ = {0} < {1} ? (({2} >> {0}) & 1) != 0 : {3};", st, levels, p, desc ? "true" : "false"));
-    line(fmt::format("const bool right_ = (({} >> {}) & 1) != 0;", p, i));
-    const std::string xp = fmt::format("{}[{} * {} + {}]", a, r, n, p), xq = fmt::format("{}[{} * {} + q_]", a, r, n);
-    line(fmt::format("const bool gt_ = {} > {};", to_compute(x->type.scalar, xp), to_compute(x->type.scalar, xq)));
-    line(fmt::format("{}[{} * {} + {}] = (gt_ != (f_ != right_)) ? {} : {};", t, r, n, p, xq, xp));
+  const std::string out = declare_array(r->type, "v");
+  auto cv = [&](const std::string& e) { return to_compute(S, e); };
+  open("");
+  line(fmt::format("{0}* cur_ = {1}; {0}* nxt_ = {2}; int64_t m_ = {3};", T, a, t, n));
+  open("auto merge_ = [&](int stage_, int order_)");
+  open("for (int i_ = stage_ - 1; i_ >= 0; --i_)");
+  open(fmt::format("for (int64_t r_ = 0; r_ < {}; ++r_)", rows));
+  open("for (int64_t p_ = 0; p_ < m_; ++p_)");
+  line("const int64_t q_ = p_ ^ ((int64_t)1 << i_);");
+  line("const bool f_ = order_ == 2 ? ((p_ >> stage_) & 1) != 0 : order_ == 1;");
+  line("const bool right_ = ((p_ >> i_) & 1) != 0;");
+  line(fmt::format("const bool gt_ = {} > {};", cv("cur_[r_ * m_ + p_]"), cv("cur_[r_ * m_ + q_]")));
+  line("nxt_[r_ * m_ + p_] = (gt_ != (f_ != right_)) ? cur_[r_ * m_ + q_] : cur_[r_ * m_ + p_];");
+  close();
+  close();
+  line(fmt::format("{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", T));
+  close();
+  close("};");
+  line(fmt::format("for (int s_ = 1; s_ <= {0}; ++s_) merge_(s_, s_ < {1} ? 2 : {2});", lk, levels, desc ? 1 : 0));
+  if (lk < levels) {
+    open(fmt::format("for (int s_ = {0} + 1; s_ <= {1}; ++s_)", lk, levels));
+    line("const int64_t half_ = m_ / 2;");
+    open(fmt::format("for (int64_t r_ = 0; r_ < {}; ++r_)", rows));
+    open("for (int64_t np_ = 0; np_ < half_; ++np_)");
+    line(fmt::format("const int64_t low_ = np_ & (((int64_t)1 << {0}) - 1), high_ = np_ >> {0};", lk));
+    line(fmt::format("const int64_t ia_ = r_ * m_ + ((high_ << ({0} + 1)) | low_), ib_ = ia_ + ((int64_t)1 << {0});", lk));
+    line(fmt::format("const auto xa_ = {}; const auto xb_ = {};", cv("cur_[ia_]"), cv("cur_[ib_]")));
+    if (ir::is_float(S)) {
+      line("bool take_b_;");
+      line("if (xa_ != xa_) take_b_ = true; else if (xb_ != xb_) take_b_ = false;");
+      line(fmt::format("else if (xa_ == xb_) take_b_ = {}__builtin_signbit(xa_);", desc ? "" : "!"));
+      line(fmt::format("else take_b_ = {};", desc ? "xb_ > xa_" : "xb_ < xa_"));
+    } else {
+      line(fmt::format("const bool take_b_ = {};", desc ? "xb_ > xa_" : "xa_ > xb_"));
+    }
+    line("nxt_[r_ * half_ + np_] = take_b_ ? cur_[ib_] : cur_[ia_];");
     close();
     close();
-    line(fmt::format("memcpy({}, {}, {});", a, t, bytes_of(x->type)));
-    close();
+    line(fmt::format("{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", T));
+    line("m_ = half_;");
+    line(fmt::format("merge_({0}, s_ < {1} ? 2 : {2});", lk, levels, desc ? 1 : 0));
     close();
   }
-  bind(op.results[0], a, Storage::Array);
+  line(fmt::format("memcpy({}, cur_, {});", out, bytes_of(r->type)));
+  close();
+  bind(r, out, Storage::Array);
 }
 
 }  // namespace tritium::codegen::cpu
