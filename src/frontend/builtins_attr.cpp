@@ -238,7 +238,7 @@ CValue tuple_subscript(const CValue& self, const CValue& index, SrcLoc loc) {
 
 CValue subscript(BuiltinContext& ctx, const CValue& self, const CValue& index, SrcLoc loc) {
   if (self.kind == K::Tensor) return tensor_subscript(ctx, self, index, loc);
-  if (self.kind == K::Tuple && (self.s == kBlockPtrTag || self.s == kTensorDescTag))
+  if (is_record(self))
     bi::fail(loc, "a " + self.describe() + " cannot be indexed (load through it, or use its attributes)");
   if (self.kind == K::Tuple) return tuple_subscript(self, index, loc);
   bi::fail(loc, self.describe() + " is not subscriptable");

@@ -53,7 +53,7 @@ CValue one_arg(const char* name, CValues args, std::vector<KwArg> kw, SrcLoc loc
 
 CValue py_len(BuiltinContext&, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
   CValue x = one_arg("len", std::move(args), std::move(kw), loc);
-  if (x.kind == K::Tuple && (x.s == kBlockPtrTag || x.s == kTensorDescTag))
+  if (is_record(x))
     fail(loc, "object of type " + x.describe() + " has no len()");
   if (x.kind == K::Tuple) return CValue::of_int(static_cast<int64_t>(x.elems.size()));
   if (x.kind == K::Str) return CValue::of_int(static_cast<int64_t>(x.s.size()));

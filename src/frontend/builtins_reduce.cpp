@@ -17,6 +17,28 @@ namespace {
 
 using Combine = std::function<CValues(const CValues& args)>;
 
+// Fills the combine region of reduce / scan `op` over `inputs` with `combine`, checking it
+// returns one scalar of each input's element type (`what` names the op in messages).
+void build_combine(ir::Builder& b, ir::Op* op, const std::vector<ir::Value*>& inputs, const Combine& combine,
+                   const char* what, SrcLoc loc) {
+  ir::InsertionGuard guard(b);
+  b.set_insertion_end(&op->body());
+  CValues args;
+  for (auto* a : op->body().args) args.push_back(CValue::of_tensor(a));
+  CValues res = combine(args);
+  if (res.size() != inputs.size())
+    fail(loc, fmt::format("{} combine function returned {} values, expected {}", what, res.size(), inputs.size()));
+  std::vector<ir::Value*> yields;
+  for (size_t i = 0; i < res.size(); ++i) {
+    ir::Type want = inputs[i]->type.element();
+    if (res[i].kind != CValue::Kind::Tensor || !(res[i].tensor->type == want))
+      fail(loc, fmt::format("{} combine function returned {} for value {}, expected {}", what, res[i].describe(), i,
+                            sem::tt_name(want)));
+    yields.push_back(res[i].tensor);
+  }
+  b.create(ir::OpKind::Yield, yields, {}, loc);
+}
+
 // upstream core.reduce + semantic.reduction: the Reduce op, its combine region, keep_dims.
 std::vector<ir::Value*> reduction(BuiltinContext& ctx, std::vector<ir::Value*> inputs, const CValue& axis_v,
                                   bool keep_dims, const Combine& combine, SrcLoc loc) {
@@ -39,24 +61,7 @@ std::vector<ir::Value*> reduction(BuiltinContext& ctx, std::vector<ir::Value*> i
   std::vector<ir::Type> result_types;
   for (auto* t : inputs) result_types.push_back(t->type.with_shape(ret_shape));
   ir::Op* op = b.create_reduce(ir::OpKind::Reduce, inputs, ax, result_types, loc);
-  {
-    ir::InsertionGuard guard(b);
-    b.set_insertion_end(&op->body());
-    CValues args;
-    for (auto* a : op->body().args) args.push_back(CValue::of_tensor(a));
-    CValues res = combine(args);
-    if (res.size() != inputs.size())
-      fail(loc, fmt::format("reduction combine function returned {} values, expected {}", res.size(), inputs.size()));
-    std::vector<ir::Value*> yields;
-    for (size_t i = 0; i < res.size(); ++i) {
-      ir::Type want = inputs[i]->type.element();
-      if (res[i].kind != CValue::Kind::Tensor || !(res[i].tensor->type == want))
-        fail(loc, fmt::format("reduction combine function returned {} for value {}, expected {}", res[i].describe(), i,
-                              sem::tt_name(want)));
-      yields.push_back(res[i].tensor);
-    }
-    b.create(ir::OpKind::Yield, yields, {}, loc);
-  }
+  build_combine(b, op, inputs, combine, "reduction", loc);
   std::vector<ir::Value*> out(op->results.begin(), op->results.end());
   if (keep_dims) {
     for (auto*& t : out) {
@@ -82,24 +87,7 @@ std::vector<ir::Value*> scan(BuiltinContext& ctx, std::vector<ir::Value*> inputs
   for (auto* t : inputs) result_types.push_back(t->type);
   ir::Op* op = b.create_reduce(ir::OpKind::Scan, inputs, ax, result_types, loc);
   op->attrs["reverse"] = static_cast<int64_t>(reverse);
-  {
-    ir::InsertionGuard guard(b);
-    b.set_insertion_end(&op->body());
-    CValues args;
-    for (auto* a : op->body().args) args.push_back(CValue::of_tensor(a));
-    CValues res = combine(args);
-    if (res.size() != inputs.size())
-      fail(loc, fmt::format("scan combine function returned {} values, expected {}", res.size(), inputs.size()));
-    std::vector<ir::Value*> yields;
-    for (size_t i = 0; i < res.size(); ++i) {
-      ir::Type want = inputs[i]->type.element();
-      if (res[i].kind != CValue::Kind::Tensor || !(res[i].tensor->type == want))
-        fail(loc, fmt::format("scan combine function returned {} for value {}, expected {}", res[i].describe(), i,
-                              sem::tt_name(want)));
-      yields.push_back(res[i].tensor);
-    }
-    b.create(ir::OpKind::Yield, yields, {}, loc);
-  }
+  build_combine(b, op, inputs, combine, "scan", loc);
   return std::vector<ir::Value*>(op->results.begin(), op->results.end());
 }
 

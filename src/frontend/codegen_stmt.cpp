@@ -133,7 +133,7 @@ CValue FunctionGen::sanitize_assigned(const CValue& v, SrcLoc loc) {
     case CValue::Kind::Int: case CValue::Kind::Float: case CValue::Kind::Bool:
       return CValue::of_tensor(to_ir(ctx_, v, loc));
     case CValue::Kind::Tuple: {
-      if (v.s == kBlockPtrTag || v.s == kTensorDescTag) return v;  // run-time fields are tensors already; block shape and order stay constexpr
+      if (is_record(v)) return v;  // run-time fields are tensors already; block shape and order stay constexpr
       CValue out = v;
       for (auto& e : out.elems) e = sanitize_assigned(e, loc);
       return out;
@@ -210,7 +210,7 @@ CValue FunctionGen::decay_return(const CValue& v, SrcLoc loc) {
     case CValue::Kind::Int: case CValue::Kind::Float: case CValue::Kind::Bool:
       return CValue::of_tensor(to_ir(ctx_, v, loc));
     case CValue::Kind::Tuple: {
-      if (v.s == kBlockPtrTag || v.s == kTensorDescTag) return v;  // constexpr fields stay constexpr
+      if (is_record(v)) return v;  // constexpr fields stay constexpr
       CValue out = v;
       for (auto& e : out.elems) e = decay_return(e, loc);
       return out;

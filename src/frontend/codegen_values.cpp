@@ -114,15 +114,19 @@ std::string py_float(double f) {
   return s;
 }
 
+// "block pointer <[8, 16], fp32>": a block pointer / descriptor in diagnostics (its block
+// shape is field 4 resp. 3, see builtins_block_ptr.cpp).
+static std::string record_text(const CValue& v) {
+  std::string dims;
+  for (const auto& d : v.elems[v.s == kBlockPtrTag ? 4 : 3].elems) dims += (dims.empty() ? "" : ", ") + std::to_string(d.i);
+  return fmt::format("{} <[{}], {}>", v.describe(), dims, ir::name(v.elems[0].tensor->type.scalar));
+}
+
 std::string type_text(const CValue& v) {
   switch (v.kind) {
     case K::Tensor: return v.tensor->type.str();
     case K::Tuple: {
-      if (v.s == kBlockPtrTag || v.s == kTensorDescTag) {  // e.g. "block pointer <[8, 16], fp32>"
-        std::string dims;
-        for (const auto& d : v.elems[v.s == kBlockPtrTag ? 4 : 3].elems) dims += (dims.empty() ? "" : ", ") + std::to_string(d.i);
-        return fmt::format("{} <[{}], {}>", v.describe(), dims, ir::name(v.elems[0].tensor->type.scalar));
-      }
+      if (is_record(v)) return record_text(v);
       std::string s = "(";
       for (size_t i = 0; i < v.elems.size(); ++i) {
         if (i) s += ", ";
@@ -148,11 +152,7 @@ std::string py_str(const CValue& v) {
     case K::DType: return v.dtype.is_ptr ? "pointer<" + std::string(ir::name(v.dtype.scalar)) + ">"
                                          : std::string(ir::name(v.dtype.scalar));
     case K::Tuple: {
-      if (v.s == kBlockPtrTag || v.s == kTensorDescTag) {  // e.g. "block pointer <[8, 16], fp32>"
-        std::string dims;
-        for (const auto& d : v.elems[v.s == kBlockPtrTag ? 4 : 3].elems) dims += (dims.empty() ? "" : ", ") + std::to_string(d.i);
-        return fmt::format("{} <[{}], {}>", v.describe(), dims, ir::name(v.elems[0].tensor->type.scalar));
-      }
+      if (is_record(v)) return record_text(v);
       std::string s = "(";
       for (size_t i = 0; i < v.elems.size(); ++i) {
         if (i) s += ", ";

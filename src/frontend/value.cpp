@@ -28,4 +28,8 @@ std::string CValue::describe() const {
   return "?";
 }
 
+bool is_record(const CValue& v) {
+  return v.kind == CValue::Kind::Tuple && (v.s == kBlockPtrTag || v.s == kTensorDescTag);
+}
+
 }  // namespace tritium::frontend

@@ -27,6 +27,9 @@ using CValues = std::vector<CValue>;
 inline constexpr const char* kBlockPtrTag = "tl.block_ptr";
 /// The tag of the Tuple that represents a tensor descriptor (tl.make_tensor_descriptor).
 inline constexpr const char* kTensorDescTag = "tl.tensor_descriptor";
+struct CValue;
+/// True for a block pointer or tensor descriptor record (a Tuple with one of the tags above).
+bool is_record(const CValue& v);
 
 struct KwArg {
   std::string name;
