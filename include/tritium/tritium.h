@@ -236,6 +236,10 @@ class Arg {
   Arg(const Buffer& b);  // NOLINT(google-explicit-constructor)
   /// A pointer `byte_offset` bytes into `b` (byte_offset <= b.size(), else Error(Usage)).
   static Arg ptr(const Buffer& b, size_t byte_offset);
+  /// A pointer to elements of `dtype` ("fp32", "fp16", "bf16", "i32", "u8", ... as in
+  /// signatures), for Kernel::run, which specializes on it as Triton's JIT does on a
+  /// tensor's dtype. Throws Error(Usage) for an unknown dtype or a bad offset.
+  static Arg tensor(const Buffer& b, const std::string& dtype, size_t byte_offset = 0);
   /// An integer (any width or signedness; bool gives 0 or 1).
   template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
   Arg(T v) {  // NOLINT(google-explicit-constructor)
@@ -269,6 +273,8 @@ class Arg {
   const runtime::Device* pointer_device() const { return device_; }
   /// Bytes from pointer() to the end of the buffer (Kind::Pointer).
   size_t pointer_extent() const { return extent_; }
+  /// Element dtype of a pointer made by Arg::tensor ("" for other pointers and scalars).
+  const std::string& dtype() const { return dtype_; }
   /// Short description for messages ("buffer of 4096 bytes", "int 7", "float 0.5").
   std::string describe() const;
 
@@ -282,6 +288,7 @@ class Arg {
   void* ptr_ = nullptr;
   const runtime::Device* device_ = nullptr;
   size_t extent_ = 0;
+  std::string dtype_;
 };
 
 /// The launch grid: number of programs along x, y, z (Triton's `grid`). `{n}` is (n, 1, 1),
@@ -348,6 +355,34 @@ struct ArgInfo {
   bool equal_to_1 = false;   ///< integer specialized as the constant 1 ("i32:1")
 };
 
+/// One `triton.Config(...)` of a kernel's `@triton.autotune`.
+struct AutotuneConfig {
+  std::vector<std::pair<std::string, ConstexprValue>> kwargs;  ///< meta-parameters, in source order
+  int num_warps = 4;                                           ///< the config's num_warps
+  int num_stages = 3;                                          ///< the config's num_stages
+  /// "BLOCK_SIZE: 128, num_warps: 4, num_stages: 3" (upstream's Config.__str__ layout).
+  std::string str() const;
+};
+
+/// What the decorators above a jit function declare, with upstream Triton 3.6's meaning
+/// (python/triton/runtime/autotuner.py, jit.py).
+struct KernelDecorators {
+  std::vector<AutotuneConfig> configs;      ///< `@triton.autotune` configs (empty: not autotuned)
+  std::vector<std::string> autotune_key;    ///< its `key`: arguments whose values select a result
+  std::vector<std::string> reset_to_zero;   ///< its `reset_to_zero` pointer arguments
+  std::vector<std::string> restore_value;   ///< its `restore_value` pointer arguments
+  std::vector<std::string> heuristics;      ///< meta-parameters `@triton.heuristics` computes, in order
+  std::vector<std::string> do_not_specialize;               ///< `@triton.jit(do_not_specialize=)`
+  std::vector<std::string> do_not_specialize_on_alignment;  ///< `@triton.jit(do_not_specialize_on_alignment=)`
+};
+
+/// Meta-parameters seen by a grid function: every constexpr value of the launch (given,
+/// from the chosen autotune config, from heuristics), "num_warps", "num_stages", and the
+/// integer and float runtime arguments by name (Triton's `META` / bound arguments).
+using Meta = std::map<std::string, ConstexprValue>;
+/// Triton's `grid = lambda META: (triton.cdiv(n, META["BLOCK"]),)`.
+using GridFn = std::function<Grid(const Meta&)>;
+
 class Kernel;
 class CompiledKernel;
 namespace detail {
@@ -401,6 +436,49 @@ class Kernel {
   std::string ir(const std::string& signature, const CompileOptions& options = {},
                  const std::map<std::string, ConstexprValue>& constexprs = {}) const;
 
+  /// The decorators above the function, evaluated. Throws CompileError (file:line:col) for a
+  /// decorator or decorator argument tritium cannot evaluate or does not support (an unknown
+  /// decorator, prune_configs_by, pre_hook, a config naming no parameter, ...).
+  KernelDecorators decorators() const;
+
+  /// Triton's `kernel[grid](*args, **meta)`, honouring the decorators: the outermost
+  /// decorator acts first; `@triton.autotune` times every config (each compiled; a config
+  /// that fails to compile counts as infinitely slow) the first time a value of its key
+  /// (plus the dtypes of the pointer arguments) is seen, keeps the fastest per key for the
+  /// life of the module, zeroes `reset_to_zero` buffers before each timed launch and after
+  /// tuning, and restores `restore_value` buffers after each; `@triton.heuristics` sets each
+  /// meta-parameter from a function of `args` (the arguments by name and the meta-parameters
+  /// so far, as upstream's dict); then the kernel is specialized on the arguments as
+  /// Triton's JIT does (a pointer's dtype from Arg::tensor and ":16" when its address is a
+  /// multiple of 16; an int as i32 when it fits, else i64, ":1" when 1 and ":16" when a
+  /// multiple of 16, neither for `do_not_specialize` parameters and no ":16" for
+  /// `do_not_specialize_on_alignment` ones; a float as fp32), compiled (cached) and launched.
+  /// `args` has one entry per non-constexpr parameter, in order; `meta` gives constexpr
+  /// parameters by name. A config's num_warps / num_stages replace `options`'.
+  /// Throws Error(Argument) for an argument that does not fit (e.g. an untyped pointer),
+  /// Error(Usage) when a meta-parameter is given that an autotune config also sets (as
+  /// upstream: "Conflicting meta-parameters"), CompileError for the decorators and the kernel.
+  struct RunResult;
+  RunResult run(const Device& device, const GridFn& grid, const std::vector<Arg>& args, const Meta& meta = {},
+                const CompileOptions& options = {}) const;
+  /// run() with a fixed grid.
+  RunResult run(const Device& device, const Grid& grid, const std::vector<Arg>& args, const Meta& meta = {},
+                const CompileOptions& options = {}) const;
+
+  /// The AOT counterpart of run()'s meta-parameter resolution (`tritium compile --config`):
+  /// for a compile with `signature` and named `constexprs`, applies autotune config `config`
+  /// (an index into decorators().configs, or -1: allowed when the kernel has one config or
+  /// every meta-parameter the configs set is given) and then the heuristics, evaluated over
+  /// `known` (values of runtime arguments a heuristic reads), the signature's constexpr
+  /// entries, its ":1" integers (as 1) and the constexprs; a value given explicitly is taken
+  /// as its heuristic's result. Returns the constexprs to pass to compile() by name (those
+  /// of the signature excluded) and sets the config's num_warps / num_stages in `options`.
+  /// Throws Error(Usage) for a config index out of range, a missing choice, or a value given
+  /// that the chosen config also sets; CompileError for a heuristic that reads a value not
+  /// known, naming it.
+  Meta resolve_meta(const std::string& signature, int config, const Meta& constexprs, const Meta& known,
+                    CompileOptions* options) const;
+
  private:
   friend class Module;
   Kernel(std::shared_ptr<detail::ModuleState> m, std::string name, std::vector<Parameter> params)
@@ -438,6 +516,16 @@ class CompiledKernel {
   friend class Kernel;
   explicit CompiledKernel(std::shared_ptr<detail::CompiledState> s) : state_(std::move(s)) {}
   std::shared_ptr<detail::CompiledState> state_;
+};
+
+/// What Kernel::run launched.
+struct Kernel::RunResult {
+  CompiledKernel kernel;  ///< the specialization launched (its signature shows the constexprs)
+  Meta meta;              ///< the meta-parameters it was launched with (see Meta)
+  int config = -1;        ///< index into decorators().configs of the config used; -1 if not autotuned
+  bool tuned = false;     ///< true when this call ran the autotuning (a new key)
+  /// Median seconds per config measured by that tuning (infinity: failed to compile), when tuned.
+  std::vector<double> timings;
 };
 
 }  // namespace tritium

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "frontend/ast.h"
+#include "frontend/decorators.h"
 #include "frontend/signature.h"
 #include "frontend/source.h"
 #include "ir/ir.h"
@@ -24,6 +25,10 @@ struct ModuleState {
   std::mutex mu;               ///< guards `cache`
   /// Cache key (kernel | specialization | options | device) → compiled kernel.
   std::map<std::string, std::shared_ptr<CompiledState>> cache;
+  /// Kernel name → its evaluated decorators (guarded by `mu`).
+  std::map<std::string, std::shared_ptr<const frontend::KernelDecls>> decls;
+  /// Autotuning results: kernel | layer | device | options | key values → config index (guarded by `mu`).
+  std::map<std::string, int> tuned;
 };
 
 /// Everything a CompiledKernel handle shares.
@@ -62,6 +67,23 @@ frontend::Specialization resolve_specialization(const std::string& kernel, const
 Lowered lower(const ModuleState& module, const std::string& kernel, const std::vector<Parameter>& params,
               const std::string& signature, const CompileOptions& options,
               const std::map<std::string, ConstexprValue>& constexprs);
+
+/// The evaluated decorators of jit function `kernel` (cached in the module state). Throws
+/// the public CompileError.
+std::shared_ptr<const frontend::KernelDecls> kernel_decls(ModuleState& module, const std::string& kernel);
+
+/// A decorator-computed value as a constexpr (int, float, bool or str); CompileError at
+/// `loc` naming `what` otherwise.
+ConstexprValue to_constexpr(const frontend::PyValue& v, frontend::SrcLoc loc, const std::string& what);
+/// A constexpr value as a host Python value.
+frontend::PyValue to_py(const ConstexprValue& v);
+/// The signature entry of a constexpr value ("128", "0.5", "True", "'x'").
+std::string constexpr_text(const ConstexprValue& v);
+
+/// Evaluates the heuristics of `decl` in order into `meta` over the dict `args` (which
+/// grows with each value set, as upstream's). `aot` adds a hint for `tritium compile`.
+void apply_heuristics(const ModuleState& module, const frontend::FunctionDef& fn, const frontend::HeuristicsDecl& decl,
+                      frontend::PyValue& args, Meta& meta, bool aot);
 
 /// The cache-key part of `options` (everything but the dumps).
 std::string options_key(const CompileOptions& options);

@@ -160,6 +160,14 @@ Arg Arg::ptr(const Buffer& b, size_t byte_offset) {
   return a;
 }
 
+Arg Arg::tensor(const Buffer& b, const std::string& dtype, size_t byte_offset) {
+  auto t = ir::parse_scalar_type(dtype);
+  if (!t) throw Error(ErrorKind::Usage, fmt::format("Arg::tensor: unknown dtype '{}'", dtype));
+  Arg a = ptr(b, byte_offset);
+  a.dtype_ = std::string(ir::short_name(*t));
+  return a;
+}
+
 std::string Arg::describe() const {
   switch (kind_) {
     case Kind::Pointer:

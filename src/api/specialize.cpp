@@ -11,14 +11,14 @@
 #include "passes/pipeline.h"
 
 namespace tritium::detail {
-namespace {
-
 std::string constexpr_text(const ConstexprValue& v) {
   frontend::ArgSpec a;
   a.kind = frontend::ArgSpec::Kind::Constexpr;
   std::visit([&](const auto& x) { a.value = x; }, v);
   return a.str();
 }
+
+namespace {
 
 [[noreturn]] void sig_error(const std::string& kernel, const std::string& msg) {
   throw Error(ErrorKind::Signature, fmt::format("kernel '{}': {}", kernel, msg));

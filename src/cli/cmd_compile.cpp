@@ -26,6 +26,36 @@ std::string join(const std::vector<std::string>& v) {
   return s;
 }
 
+// "n=4096" / "eps=1e-5" / "flag=True" → (name, value); throws Error(Usage).
+std::pair<std::string, ConstexprValue> parse_arg_value(const std::string& text) {
+  size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw Error(ErrorKind::Usage, fmt::format("--arg expects NAME=VALUE, got '{}'", text));
+  std::string name = text.substr(0, eq), v = text.substr(eq + 1);
+  if (v == "True" || v == "true") return {name, true};
+  if (v == "False" || v == "false") return {name, false};
+  try {
+    size_t used = 0;
+    long long i = std::stoll(v, &used, 0);
+    if (used == v.size()) return {name, static_cast<int64_t>(i)};
+    double d = std::stod(v, &used);
+    if (used == v.size()) return {name, d};
+  } catch (const std::exception&) {
+  }
+  throw Error(ErrorKind::Usage, fmt::format("--arg {}: '{}' is not an integer, float or bool", name, v));
+}
+
+void print_configs(const Kernel& kernel) {
+  KernelDecorators d = kernel.decorators();
+  if (d.configs.empty()) fmt::print("{}: no @triton.autotune configs\n", kernel.name());
+  for (size_t i = 0; i < d.configs.size(); ++i) fmt::print("{}: {}\n", i, d.configs[i].str());
+  if (!d.autotune_key.empty()) fmt::print("key: {}\n", join(d.autotune_key));
+  if (!d.heuristics.empty()) fmt::print("heuristics: {}\n", join(d.heuristics));
+  if (!d.do_not_specialize.empty()) fmt::print("do_not_specialize: {}\n", join(d.do_not_specialize));
+  if (!d.do_not_specialize_on_alignment.empty())
+    fmt::print("do_not_specialize_on_alignment: {}\n", join(d.do_not_specialize_on_alignment));
+}
+
 }  // namespace
 
 void declare_compile(CLI::App& cmd, CompileArgs& a) {
@@ -41,6 +71,9 @@ void declare_compile(CLI::App& cmd, CompileArgs& a) {
   cmd.add_option("--dump-after", a.dump_after)->delimiter(',')->allow_extra_args(false);
   cmd.add_flag("--debug", a.debug);
   cmd.add_flag("--list-kernels", a.list_kernels);
+  cmd.add_option("--config", a.config);
+  cmd.add_option("--arg", a.arg_values)->allow_extra_args(false);
+  cmd.add_flag("--list-configs", a.list_configs);
 }
 
 int run_compile(const CompileArgs& a) {
@@ -64,10 +97,19 @@ int run_compile(const CompileArgs& a) {
       return usage(fmt::format("no --kernel given; kernels in {}: {}", a.file, names.empty() ? "none" : join(names)));
     }
     Kernel kernel = module.kernel(a.kernel);
+    if (a.list_configs) {
+      print_configs(kernel);
+      return 0;
+    }
 
     CompileOptions options;
-    options.num_warps = a.num_warps;
-    options.num_stages = a.num_stages;
+    Meta known;
+    for (const std::string& t : a.arg_values) known.insert(parse_arg_value(t));
+    const Meta constexprs = kernel.resolve_meta(a.signature, a.config, {}, known, &options);
+    if (a.config >= 0 && (a.num_warps >= 0 || a.num_stages >= 0))
+      return usage("--num-warps / --num-stages conflict with --config (the config sets them)");
+    if (a.num_warps >= 0) options.num_warps = a.num_warps;
+    if (a.num_stages >= 0) options.num_stages = a.num_stages;
     options.portable_numerics = a.numerics == "portable";
     options.debug = a.debug;
     options.dump_after = a.dump_after;
@@ -78,10 +120,10 @@ int run_compile(const CompileArgs& a) {
 
     std::string text;
     if (a.emit == "ir") {
-      text = kernel.ir(a.signature, options);
+      text = kernel.ir(a.signature, options, constexprs);
     } else {
       Device cpu = Device::get("cpu");
-      text = kernel.compile(cpu, a.signature, options).source();
+      text = kernel.compile(cpu, a.signature, options, constexprs).source();
     }
     if (!text.empty() && text.back() != '\n') text += '\n';
 

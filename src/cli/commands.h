@@ -18,8 +18,11 @@ struct CompileArgs {
   std::string signature;
   std::string emit = "ir";
   std::string output;
-  int num_warps = 4;
-  int num_stages = 3;
+  int num_warps = -1;   // -1: not given (4, or the chosen autotune config's)
+  int num_stages = -1;  // -1: not given (3, or the chosen autotune config's)
+  int config = -1;      // --config: index of an @triton.autotune config
+  std::vector<std::string> arg_values;  // --arg NAME=VALUE, for heuristics
+  bool list_configs = false;
   std::string numerics = "native";
   std::vector<std::string> dump_after;
   bool debug = false;

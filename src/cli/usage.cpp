@@ -50,7 +50,9 @@ SYNOPSIS
     tritium compile FILE.py --kernel NAME --signature SIG [--emit ir|cpp] [-o OUT]
                     [--num-warps N] [--num-stages N] [--numerics native|portable]
                     [--dump-after PASS|all]... [--debug]
+                    [--config N] [--arg NAME=VALUE]...
     tritium compile FILE.py --list-kernels
+    tritium compile FILE.py --kernel NAME --list-configs
 
 DESCRIPTION
     Parses FILE.py (only @triton.jit / @jit functions matter; other top-level code is
@@ -65,6 +67,16 @@ DESCRIPTION
     tl.constexpr takes its value in place ("1024", "0.5", "True"). Trailing constexpr
     parameters that have defaults may be left out.
 
+    Decorators are honoured as upstream Triton defines them. @triton.autotune: pick a
+    config with --config N (--list-configs numbers them); it sets its meta-parameters
+    and its num_warps / num_stages (which --num-warps / --num-stages must not contradict).
+    A kernel with one config uses it; with several, --config may be left out only when
+    the signature gives every meta-parameter the configs set. @triton.heuristics: each
+    meta-parameter not given is computed from the signature's constexprs, its ":1"
+    integers and the values given with --arg (the arguments a heuristic reads, e.g.
+    --arg n_elements=4096); a heuristic that reads a value not known is an error naming
+    it. @triton.jit(do_not_specialize=...) only matters to run-time specialization.
+
     Errors in the kernel are printed as FILE:LINE:COL: error: MESSAGE, followed by the
     source line and a caret under the column.
 
@@ -74,15 +86,22 @@ OPTIONS
     --emit ir|cpp             what to print: the IR after the pass pipeline (default),
                               or the generated C++ of the cpu backend
     -o, --output OUT          write to OUT instead of standard output
-    --num-warps N             warps per program, a power of two in [1, 64] (default 4)
-    --num-stages N            software-pipelining depth, >= 0 (default 3)
+    --num-warps N             warps per program, a power of two in [1, 64] (default 4,
+                              or the --config's)
+    --num-stages N            software-pipelining depth, >= 0 (default 3, or the
+                              --config's)
     --numerics native|portable
                               native (default): fastest conformant code; portable:
                               bit-identical results on every backend (no contraction)
     --dump-after PASS|all     print the IR to standard error after pass PASS (or after
                               every pass); may be repeated or comma-separated
     --debug                   enable tl.device_assert
+    --config N                use @triton.autotune config N (0-based)
+    --arg NAME=VALUE          the value of argument NAME for @triton.heuristics (an
+                              integer, float, True or False); may be repeated
     --list-kernels            print the names of the jit functions in FILE.py and exit
+    --list-configs            print kernel NAME's autotune configs (numbered), key,
+                              heuristics and do_not_specialize parameters, and exit
     -h, --help                show this page
 
 EXAMPLES
@@ -93,6 +112,9 @@ EXAMPLES
         -s "*fp32:16, *fp32:16, i32, i32, i32, 1024" --emit cpp -o softmax.cpp
     tritium compile kernels/vector_add.py -k add_kernel \
         -s "*fp32, *fp32, *fp32, i32, 256" --dump-after all
+    tritium compile matmul.py -k matmul_kernel --list-configs
+    tritium compile matmul.py -k matmul_kernel --config 2 \
+        -s "*fp16:16, *fp16:16, *fp16:16, i32, i32, i32, i32:16, i32:1, i32:16, i32:1, i32:16, i32:1"
 
 EXIT STATUS
     0 on success; 1 when the kernel does not compile (diagnostic printed), the kernel

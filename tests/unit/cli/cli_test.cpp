@@ -240,4 +240,65 @@ TEST(Cli, PortableAndDebugOptionsAreAccepted) {
   EXPECT_EQ(r.status, 0) << r.err;
 }
 
+// ------------------------------------------------------------------ decorators
+
+const char* const kTuned = R"(import triton
+import triton.language as tl
+
+@triton.autotune(configs=[triton.Config({'BLOCK': 32}, num_warps=2), triton.Config({'BLOCK': 128}, num_warps=8, num_stages=1)],
+                 key=['n'])
+@triton.heuristics({'EVEN': lambda args: args['n'] % args['BLOCK'] == 0})
+@triton.jit
+def tuned(x_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    if EVEN:
+        tl.store(x_ptr + offs, offs)
+    else:
+        tl.store(x_ptr + offs, offs, mask=offs < n)
+)";
+
+TEST(Cli, ListConfigsNumbersTheAutotuneConfigs) {
+  std::string file = tmp_path("tuned.py");
+  std::ofstream(file) << kTuned;
+  Result r = run("compile '" + file + "' -k tuned --list-configs");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "0: BLOCK: 32, num_warps: 2, num_stages: 3\n1: BLOCK: 128, num_warps: 8, num_stages: 1\nkey: n\n"
+            "heuristics: EVEN\n");
+}
+
+TEST(Cli, ConfigAndArgResolveTheMetaParameters) {
+  std::string file = tmp_path("tuned.py");
+  std::ofstream(file) << kTuned;
+  // Config 1 (BLOCK 128) and n = 256: EVEN is true, so the store has no mask.
+  Result r = run("compile '" + file + "' -k tuned -s '*i32, i32' --config 1 --arg n=256");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "make_range {end = 128, start = 0}")) << r.out;
+  EXPECT_FALSE(contains(r.out, "has_mask = 1")) << r.out;
+  // n = 100: not a multiple of 32, so the masked store.
+  r = run("compile '" + file + "' -k tuned -s '*i32, i32' --config 0 --arg n=100");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "make_range {end = 32, start = 0}")) << r.out;
+  EXPECT_TRUE(contains(r.out, "has_mask = 1")) << r.out;
+  // Without --config (two configs): a usage error that says how to choose.
+  r = run("compile '" + file + "' -k tuned -s '*i32, i32' --arg n=100");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "--config N")) << r.err;
+  // Without the value the heuristic reads: an error at the heuristic, naming the argument.
+  r = run("compile '" + file + "' -k tuned -s '*i32, i32' --config 0");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.err, "tuned.py:6:47: error")) << r.err;
+  EXPECT_TRUE(contains(r.err, "heuristic for 'EVEN': key 'n' is not among the kernel's arguments")) << r.err;
+  // The config sets num_warps: an explicit --num-warps contradicts it.
+  r = run("compile '" + file + "' -k tuned -s '*i32, i32' --config 0 --arg n=64 --num-warps 4");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "conflict with --config")) << r.err;
+  r = run("compile '" + file + "' -k tuned -s '*i32, i32' --config 5 --arg n=64");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "config 5 does not exist")) << r.err;
+  r = run("compile '" + file + "' -k tuned -s '*i32, i32' --config 0 --arg n=sixty");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "not an integer, float or bool")) << r.err;
+}
+
 }  // namespace
