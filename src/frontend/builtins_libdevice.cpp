@@ -15,7 +15,7 @@ using ir::ScalarType;
 namespace {
 
 enum class Result { Same, Bool, Int32 };
-enum class Impl { Math, DivRn, Div, RcpRn, Finite };
+enum class Impl { Math, DivRn, Div, RcpRn, Finite, Binary, Bitcast, Llrint };
 
 struct LibFn {
   const char* name;
@@ -24,6 +24,8 @@ struct LibFn {
   int arity;
   std::vector<ScalarType> types;  // every argument has this type (one signature per entry)
   Result result;
+  ir::OpKind op = ir::OpKind::Add;   // Impl::Binary: the correctly rounded IEEE operation
+  ScalarType to = ScalarType::F32;  // Impl::Bitcast: the result type
 };
 
 const std::vector<LibFn>& table() {
@@ -82,6 +84,32 @@ const std::vector<LibFn>& table() {
       {"div_rn", Impl::DivRn, MathFn::Abs, 2, f, Result::Same},
       {"fast_dividef", Impl::Div, MathFn::Abs, 2, f32, Result::Same},
       {"rcp_rn", Impl::RcpRn, MathFn::Abs, 1, f, Result::Same},
+      // The fast_* forms are approximations on NVIDIA (sin.approx, lg2.approx, ...);
+      // tritium's accurate functions are within every bound those document.
+      {"fast_sinf", Impl::Math, MathFn::Sin, 1, f32, Result::Same},
+      {"fast_cosf", Impl::Math, MathFn::Cos, 1, f32, Result::Same},
+      {"fast_tanf", Impl::Math, MathFn::Tan, 1, f32, Result::Same},
+      {"fast_log2f", Impl::Math, MathFn::Log2, 1, f32, Result::Same},
+      {"fast_log10f", Impl::Math, MathFn::Log10, 1, f32, Result::Same},
+      {"fast_exp10f", Impl::Math, MathFn::Exp10, 1, f32, Result::Same},
+      {"fast_powf", Impl::Math, MathFn::Pow, 2, f32, Result::Same},
+      // Round-to-nearest arithmetic: tritium's + - * and fma already round to nearest (no
+      // contraction), so these are those operations.
+      {"add_rn", Impl::Binary, MathFn::Abs, 2, f, Result::Same, ir::OpKind::Add},
+      {"sub_rn", Impl::Binary, MathFn::Abs, 2, f, Result::Same, ir::OpKind::Sub},
+      {"mul_rn", Impl::Binary, MathFn::Abs, 2, f, Result::Same, ir::OpKind::Mul},
+      {"fma_rn", Impl::Math, MathFn::Fma, 3, f, Result::Same},
+      // Bit reinterpretations.
+      {"float_as_int", Impl::Bitcast, MathFn::Abs, 1, f32, Result::Same, ir::OpKind::Add, ScalarType::I32},
+      {"int_as_float", Impl::Bitcast, MathFn::Abs, 1, {ScalarType::I32}, Result::Same, ir::OpKind::Add, ScalarType::F32},
+      {"float_as_uint", Impl::Bitcast, MathFn::Abs, 1, f32, Result::Same, ir::OpKind::Add, ScalarType::U32},
+      {"uint_as_float", Impl::Bitcast, MathFn::Abs, 1, {ScalarType::U32}, Result::Same, ir::OpKind::Add, ScalarType::F32},
+      {"double_as_longlong", Impl::Bitcast, MathFn::Abs, 1, f64, Result::Same, ir::OpKind::Add, ScalarType::I64},
+      {"longlong_as_double", Impl::Bitcast, MathFn::Abs, 1, {ScalarType::I64}, Result::Same, ir::OpKind::Add,
+       ScalarType::F64},
+      // Round to nearest even, then int64 (tritium's float -> int conversion: out of range
+      // saturates, NaN gives 0; CUDA leaves those undefined).
+      {"llrint", Impl::Llrint, MathFn::Rint, 1, f, Result::Same},
   };
   return t;
 }
@@ -134,6 +162,10 @@ CValue call_lib(BuiltinContext& ctx, const LibFn& f, CValues args, std::vector<K
                                 math(ctx, MathFn::Isinf, {v[0]}, loc, bt), loc);
       return CValue::of_tensor(b.unary(ir::OpKind::Not, bad, loc));
     }
+    case Impl::Binary: return CValue::of_tensor(b.binary(f.op, v[0], v[1], loc));
+    case Impl::Bitcast: return CValue::of_tensor(sem::bitcast(b, v[0], ty.with_scalar(f.to), loc));
+    case Impl::Llrint:
+      return CValue::of_tensor(sem::cast(b, math(ctx, MathFn::Rint, v, loc), ty.with_scalar(ScalarType::I64), loc));
     case Impl::Math: break;
   }
   if (f.result == Result::Bool) return CValue::of_tensor(math(ctx, f.fn, v, loc, ty.with_scalar(ScalarType::I1)));
