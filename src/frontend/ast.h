@@ -641,6 +641,8 @@ struct SkippedStmt : StmtOf<StmtKind::Skipped> {
 
 /// A parsed source file. `body` holds every top-level statement in source order; only these
 /// kinds occur there: Import, ImportFrom, Assign, AnnAssign, AugAssign, FunctionDef, Skipped.
+/// A skipped top-level `try` / `if` is followed by the imports it performs on the path
+/// tritium assumes (the `try` body, the first branch of an `if`, recursively).
 struct Module {
   SourceRef source;
   StmtList body;

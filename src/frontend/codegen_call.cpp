@@ -166,7 +166,12 @@ CValue FunctionGen::call_jit_impl(const CValue& fnv, CValues args, std::vector<K
     const CValue& v = *bound[i];
     if (!passable(v))
       fail(loc, "cannot pass " + v.describe() + " as argument '" + p.name + "' of jit function " + name + "()");
-    if (st_.is_constexpr(p.annotation.get()) && has_tensor(v))
+    // Upstream ignores the annotations of a helper's parameters (call_JitFunction binds by
+    // value: only constexpr *values* specialize), so a run-time value reaching a parameter
+    // annotated tl.constexpr is an ordinary argument, as in the fused-attention tutorial's
+    // `offs_m: tl.constexpr`. Only tritium's own stdlib functions (n_rounds of tl.randint,
+    // ...) refuse it, with a clearer message than the static_range failure it would meet.
+    if (st_.is_constexpr(p.annotation.get()) && has_tensor(v) && stdlib::is_stdlib_module(fnv.fn_module))
       fail(loc, "argument '" + p.name + "' of " + name + "() is tl.constexpr but receives a run-time value (" +
                     v.describe() + ")");
     flatten(v, runtime);

@@ -118,6 +118,22 @@ bool kept_at_top_level(StmtKind k) {
          k == StmtKind::AnnAssign || k == StmtKind::AugAssign;
 }
 
+// The imports a top-level `try` / `if` performs on the path tritium assumes (Python runs
+// host code; tritium cannot): the `try` body (its imports succeed when the module is one
+// tritium knows), the first branch of an `if` (`if triton version >= ...:`), recursively.
+// This is how public kernels import libdevice functions:
+//     try:
+//         from triton.language.extra.libdevice import rsqrt
+//     except ModuleNotFoundError:
+//         from triton.language.extra.cuda.libdevice import rsqrt
+void collect_guarded_imports(StmtList& body, StmtList& out) {
+  for (auto& s : body) {
+    if (s->kind == StmtKind::Import || s->kind == StmtKind::ImportFrom) out.push_back(std::move(s));
+    else if (auto* t = s->dyn<TryStmt>()) collect_guarded_imports(t->body, out);
+    else if (auto* i = s->dyn<IfStmt>()) collect_guarded_imports(i->body, out);
+  }
+}
+
 }  // namespace
 
 Module Parser::parse_module() {
@@ -177,7 +193,19 @@ Module Parser::parse_module() {
       continue;
     }
     if (const char* reason = compound_reason(*this)) {
+      StmtList imports;
+      if (at(Tok::KwTry) || at(Tok::KwIf)) {
+        try {
+          StmtList whole;
+          statement(whole);
+          collect_guarded_imports(whole, imports);
+        } catch (const CompileError&) {
+          imports.clear();  // host code tritium cannot parse: skipped as a whole
+        }
+        pos_ = start;
+      }
       push_skipped(loc, skip_statement(start), reason, std::nullopt);
+      for (auto& s : imports) m.body.push_back(std::move(s));
       continue;
     }
     StmtList line;

@@ -179,4 +179,76 @@ def ld(x_ptr, o_ptr, N: tl.constexpr):
   expect_close(std::vector<float>(o.begin() + n, o.end()), w, 0x1p-21, 0, "libdevice.exp");
 }
 
+// Upstream binds a helper's arguments by value and ignores its parameter annotations, so a
+// tensor or a run-time scalar passed to a parameter annotated tl.constexpr is an ordinary
+// argument (the fused-attention tutorial's `offs_m: tl.constexpr, N_CTX: tl.constexpr`).
+// A constexpr value reaching the same parameter still specializes (the second call).
+TEST(ConformanceHelpers, RunTimeValueForAConstexprAnnotatedHelperParameter) {
+  const char* src = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def _masked_scale(x, offs: tl.constexpr, n: tl.constexpr, SCALE: tl.constexpr):
+    return tl.where(offs < n, x * SCALE, -1)
+
+@triton.jit
+def k(x_ptr, o_ptr, n, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    tl.store(o_ptr + offs, _masked_scale(x, offs, n, 3))
+    tl.store(o_ptr + N + offs, _masked_scale(x, offs, N // 2, 5))
+)";
+  const int n = 16, lim = 11;
+  auto x = rand_int<int32_t>(n, -1000, 1000);
+  Case c(src, "k", "*i32, *i32, i32, 16");
+  c.in(x).out<int32_t>(2 * n).scalar(lim);
+  auto o = c.run({1}).get<int32_t>(1);
+  for (int i = 0; i < n; ++i) {
+    EXPECT_EQ(o[i], i < lim ? 3 * x[i] : -1) << i;
+    EXPECT_EQ(o[n + i], i < n / 2 ? 5 * x[i] : -1) << i;
+  }
+}
+
+// libdevice functions imported inside a top-level `try` / `if` (Liger-style headers) resolve
+// to the `try` body's / first branch's import.
+TEST(ConformanceHelpers, ImportsGuardedByTopLevelTryAndIf) {
+  const char* src = R"(
+import triton
+import triton.language as tl
+
+if tuple(int(v) for v in triton.__version__.split(".")[:2]) >= (3, 0):
+    try:
+        from triton.language.extra.libdevice import rsqrt
+    except ModuleNotFoundError:
+        from triton.language.extra.cuda.libdevice import rsqrt
+else:
+    from triton.language.math import rsqrt
+
+try:
+    from triton.language.extra.cuda.libdevice import floor as fl
+except ImportError:
+    fl = None
+
+@triton.jit
+def k(x_ptr, o_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    tl.store(o_ptr + offs, rsqrt(x))
+    tl.store(o_ptr + N + offs, fl(x))
+)";
+  const int n = 16;
+  auto x = rand_f32(n, 0.5f, 8.f);
+  Case c(src, "k", "*fp32, *fp32, 16");
+  c.in(x).out<float>(2 * n);
+  auto o = c.run({1}).get<float>(1);
+  std::vector<double> w(n);
+  for (int i = 0; i < n; ++i) {
+    w[i] = 1.0 / std::sqrt(double(x[i]));
+    EXPECT_EQ(o[n + i], std::floor(x[i]));
+  }
+  // 4 ulp: as for tl.rsqrt (math_test.cpp)
+  expect_close(std::vector<float>(o.begin(), o.begin() + n), w, 0x1p-21, 0, "guarded rsqrt");
+}
+
 }  // namespace

@@ -284,7 +284,6 @@ TEST(Refusals, Calls) {
        "tl.static_assert(True"},
       {"    tl.static_assert(N)\n", "static_assert condition must be a bool (got constexpr int 16)", "tl.static_assert(N)"},
       {"    hv(1)\n", "variadic parameters (*args / **kwargs) are not supported in jit functions", "*^^a", var},
-      {"    y = h(x, n)\n", "argument 'K' of h() is tl.constexpr but receives a run-time value (i32)", "h(x, n)", kHelper},
       {"    y = h(tl.load)\n", "cannot pass builtin load as argument 'v' of jit function h()", "h(tl.load)", kHelper},
       {"    y = X\n",
        "global 'X' (line 8) cannot be evaluated at compile time: jit function 'h' cannot be called at module "

@@ -422,6 +422,36 @@ TEST(ParserTest, ImportsAndTopLevelAssignments) {
   EXPECT_EQ(m.source->name(), "m.py");
 }
 
+// Imports inside a top-level `try` / `if` (how Liger-style kernels import libdevice): the
+// statement is still skipped, and the imports of the `try` body / the first `if` branch
+// (nested ones too) follow it in `body`; the except / else branches bind nothing.
+TEST(ParserTest, ImportsGuardedByTopLevelTryAndIf) {
+  auto m = parse_module(Source::from_string(
+      "import triton\n"
+      "if tuple(int(v) for v in triton.__version__.split('.')[:2]) >= (3, 0):\n"
+      "    try:\n"
+      "        from triton.language.extra.libdevice import rsqrt\n"
+      "    except ModuleNotFoundError:\n"
+      "        from triton.language.extra.cuda.libdevice import rsqrt\n"
+      "else:\n"
+      "    from triton.language.math import rsqrt\n"
+      "try:\n"
+      "    import numpy as np\n"
+      "    HAS_NP = True\n"
+      "except ImportError:\n"
+      "    np = None\n"
+      "if X:\n"
+      "    with open('f') as f:\n"
+      "        from a import b\n"
+      "    match = 1 +\n",
+      "m.py"));
+  std::vector<std::string> got;
+  for (const auto& s : m.body) got.push_back(s->dyn<SkippedStmt>() ? "skipped " + s->as<SkippedStmt>().reason : dump(*s));
+  EXPECT_EQ(got, (std::vector<std::string>{"import triton", "skipped if statement",
+                                           "from triton.language.extra.libdevice import rsqrt", "skipped try statement",
+                                           "import numpy as np", "skipped if statement"}));
+}
+
 TEST(ParserTest, Decorators) {
   auto m = parse_module(Source::from_string(
       "@triton.autotune(configs=[triton.Config({'BLOCK': 128}, num_warps=4)], key=['n'])\n"
