@@ -1,0 +1,105 @@
+// Corpus: fused attention forward kernels (tests/corpus/kernels/attention_*.py) on the CPU
+// backend, against a float64 softmax(Q K^T) V computed row by row.
+//
+// Tolerances (fp16 Q, K, V and output). Scores: fp16 products are exact in fp32, the
+// D-term dot adds at most D * 2^-24 * sum_d |q_d k_d| absolute. Probabilities: exp2 (a few
+// fp32 ulp) and a score error e change p by a factor (1 + e ln 2 + 2^-21); the kernel then
+// rounds p to fp16 for the PV product (2^-11 relative) while l keeps the fp32 p, so the
+// output moves by at most (2^-11 + e + 2^-21) * max_j |v_j|. fp32 accumulation of the PV
+// sum adds N * 2^-24 * max|v|. The output's own fp16 rounding: 2^-11 |o|.
+// The log-sum-exp (fp32 output, log2 units): e * log2(e) from the scores plus the fp32
+// summation of N probabilities <= 1 (N * 2^-24 relative in l, so N * 2^-24 / ln 2 after
+// log2) plus 2^-22 (1 + |lse|) for exp2 / log2 / the final addition.
+#include <algorithm>
+
+#include "corpus_util.h"
+
+using namespace corpus;
+
+namespace {
+
+// Strides of a 4-D tensor in elements.
+struct Strides {
+  int64_t z, h, s, d;
+};
+
+struct AttnRef {
+  std::vector<double> out, lse2, out_tol, lse_tol;  // out: [Z, H, N, D]; lse2: [Z*H, N]
+};
+
+// q/k/v values addressed through their strides; output/lse in contiguous [Z, H, N, D] / [Z*H, N].
+AttnRef attention_ref(const std::vector<double>& q, Strides qs, const std::vector<double>& k, Strides ks,
+                      const std::vector<double>& v, Strides vs, int64_t Z, int64_t H, int64_t N, int64_t D,
+                      double scale, bool causal, int64_t n_keys = -1, int64_t kv_heads = -1) {
+  if (n_keys < 0) n_keys = N;
+  if (kv_heads < 0) kv_heads = H;
+  AttnRef r;
+  r.out.assign(Z * H * N * D, 0.0);
+  r.out_tol.assign(Z * H * N * D, 0.0);
+  r.lse2.assign(Z * H * N, 0.0);
+  r.lse_tol.assign(Z * H * N, 0.0);
+  std::vector<double> s(n_keys), e(n_keys);
+  for (int64_t z = 0; z < Z; ++z)
+    for (int64_t h = 0; h < H; ++h) {
+      int64_t hk = h / (H / kv_heads);
+      for (int64_t i = 0; i < N; ++i) {
+        // Query i attends to keys 0..last (causal: aligned to the end of the key sequence).
+        int64_t last = causal ? i + (n_keys - N) : n_keys - 1;
+        double mx = -INFINITY, score_err = 0, vmax = 0;
+        for (int64_t j = 0; j <= last; ++j) {
+          double dot = 0, abs_dot = 0;
+          for (int64_t d = 0; d < D; ++d) {
+            double x = q[z * qs.z + h * qs.h + i * qs.s + d * qs.d] * k[z * ks.z + hk * ks.h + j * ks.s + d * ks.d];
+            dot += x, abs_dot += std::fabs(x);
+          }
+          s[j] = dot * scale;
+          mx = std::max(mx, s[j]);
+          score_err = std::max(score_err, D * 0x1p-24 * abs_dot * scale * 1.01);
+          for (int64_t d = 0; d < D; ++d) vmax = std::max(vmax, std::fabs(v[z * vs.z + hk * vs.h + j * vs.s + d * vs.d]));
+        }
+        double l = 0;
+        for (int64_t j = 0; j <= last; ++j) l += e[j] = std::exp(s[j] - mx);
+        size_t row = (z * H + h) * N + i;
+        r.lse2[row] = (mx + std::log(l)) / std::log(2.0);
+        r.lse_tol[row] = score_err / std::log(2.0) + n_keys * 0x1p-24 / std::log(2.0) + 0x1p-22 * (1 + std::fabs(r.lse2[row]));
+        for (int64_t d = 0; d < D; ++d) {
+          double o = 0;
+          for (int64_t j = 0; j <= last; ++j) o += e[j] / l * v[z * vs.z + hk * vs.h + j * vs.s + d * vs.d];
+          r.out[row * D + d] = o;
+          r.out_tol[row * D + d] = (0x1p-11 + 2 * score_err + 0x1p-21 + n_keys * 0x1p-24) * vmax * 1.01 +
+                                   0x1p-11 * std::fabs(o) + 0x1p-25;
+        }
+      }
+    }
+  return r;
+}
+
+const char* kBlockPtrSig =
+    "*fp16, *fp16, *fp16, fp32, *fp32, *fp16, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, "
+    "i32, i32, i32, i32, i32, i32, i32";
+
+void run_blockptr(bool causal) {
+  const int64_t Z = 2, H = 3, N = 100, D = 64, BM = 32, BN = 16;
+  const double scale = 1.0 / std::sqrt(double(D));
+  // Q and Out in [Z, H, N, D]; K and V in [Z, N, H, D] (the "BSHD" layout), so the kernel's
+  // stride arguments differ between operands.
+  Strides bhsd{H * N * D, N * D, D, 1}, bshd{N * H * D, D, H * D, 1};
+  Half q = uniform_half(Z * H * N * D), k = uniform_half(Z * H * N * D), v = uniform_half(Z * H * N * D);
+  auto ref = attention_ref(q.vals, bhsd, k.vals, bshd, v.vals, bshd, Z, H, N, D, scale, causal);
+  auto kern = compile("attention_fwd_blockptr.py", "_attn_fwd", kBlockPtrSig,
+                      {{"HEAD_DIM", D}, {"BLOCK_M", BM}, {"BLOCK_N", BN}, {"STAGE", int64_t{causal ? 3 : 1}}});
+  auto bq = upload(q.bits), bk = upload(k.bits), bv = upload(v.bits);
+  Output<float> m(Z * H * N);
+  Output<uint16_t> o(Z * H * N * D);
+  kern.launch({cdiv(N, BM), Z * H}, {bq, bk, bv, float(scale), m, o,
+                                     bhsd.z, bhsd.h, bhsd.s, bhsd.d, bshd.z, bshd.h, bshd.s, bshd.d,
+                                     bshd.z, bshd.h, bshd.s, bshd.d, bhsd.z, bhsd.h, bhsd.s, bhsd.d, Z, H, N});
+  std::string what = causal ? "causal" : "non-causal";
+  expect_within(widen_half(o.get()), ref.out, ref.out_tol, what + " attention out");
+  expect_within(widen(m.get()), ref.lse2, ref.lse_tol, what + " attention lse (log2)");
+}
+
+}  // namespace
+
+TEST(CorpusAttention, BlockPointerForwardNonCausal) { run_blockptr(false); }
+TEST(CorpusAttention, BlockPointerForwardCausal) { run_blockptr(true); }

@@ -1,0 +1,156 @@
+#include "corpus_util.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <mutex>
+
+#include "../conformance/halfbits.h"
+
+namespace corpus {
+
+std::mt19937_64& rng() {
+  static thread_local std::mt19937_64 g;
+  static thread_local std::string seeded_for;
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : "";
+  if (name != seeded_for) {
+    g.seed(std::hash<std::string>{}(name) ^ 0xC0FFEEull);
+    seeded_for = name;
+  }
+  return g;
+}
+
+std::vector<float> uniform(size_t n, float lo, float hi) {
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (auto& x : v) do x = d(rng()); while (x == 0.f);
+  return v;
+}
+
+std::vector<int64_t> uniform_int(size_t n, int64_t lo, int64_t hi) {
+  std::uniform_int_distribution<int64_t> d(lo, hi);
+  std::vector<int64_t> v(n);
+  for (auto& x : v) x = d(rng());
+  return v;
+}
+
+uint16_t to_half(double v) {
+  // Rounded once, from the double (not through fp32, which could round twice).
+  uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+  v = std::fabs(v);
+  if (std::isnan(v)) return 0x7E00;
+  int e;
+  std::frexp(v, &e);
+  int q = std::max(e - 11, -24);  // the exponent of one ulp: 11 significant bits, at least 2^-24
+  double r = std::ldexp(std::nearbyint(std::ldexp(v, -q)), q);
+  if (r > 65504.0) return sign | 0x7C00;
+  return static_cast<uint16_t>(sign | conformance::exact_half(r));
+}
+double half_value(uint16_t h) { return conformance::half_to_float(h); }
+
+Half uniform_half(size_t n, float lo, float hi) {
+  Half h;
+  std::uniform_real_distribution<float> d(lo, hi);
+  h.bits.resize(n);
+  h.vals.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    uint16_t b;
+    do b = conformance::half_rne(d(rng())); while ((b & 0x7FFF) == 0);
+    h.bits[i] = b;
+    h.vals[i] = conformance::half_to_float(b);
+  }
+  return h;
+}
+
+std::vector<double> widen(const std::vector<float>& v) { return std::vector<double>(v.begin(), v.end()); }
+
+std::vector<double> widen_half(const std::vector<uint16_t>& v) {
+  std::vector<double> r(v.size());
+  for (size_t i = 0; i < v.size(); ++i) r[i] = conformance::half_to_float(v[i]);
+  return r;
+}
+
+const tritium::Device& cpu() {
+  static const tritium::Device d = tritium::Device::get("cpu");
+  return d;
+}
+
+std::string kernel_path(const std::string& file) { return std::string(TRITIUM_TEST_DIR) + "/corpus/kernels/" + file; }
+
+namespace {
+// One parse per kernel file for the whole test program.
+const tritium::Module& module_of(const std::string& file) {
+  static std::mutex mu;
+  static std::map<std::string, tritium::Module> modules;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = modules.find(file);
+  if (it == modules.end()) it = modules.emplace(file, tritium::Module::from_file(kernel_path(file))).first;
+  return it->second;
+}
+}  // namespace
+
+tritium::CompiledKernel compile(const std::string& file, const std::string& kernel, const std::string& signature,
+                                const std::map<std::string, tritium::ConstexprValue>& constexprs,
+                                const tritium::CompileOptions& options) {
+  return module_of(file).kernel(kernel).compile(cpu(), signature, options, constexprs);
+}
+
+std::vector<tritium::AutotuneConfig> autotune_configs(const std::string& file, const std::string& kernel) {
+  return module_of(file).kernel(kernel).decorators().configs;
+}
+
+tritium::CompiledKernel compile_autotuned(const std::string& file, const std::string& kernel,
+                                          const std::string& signature, int config,
+                                          const std::map<std::string, tritium::ConstexprValue>& constexprs) {
+  tritium::Kernel k = module_of(file).kernel(kernel);
+  tritium::CompileOptions opts;
+  tritium::Meta meta = k.resolve_meta(signature, config, constexprs, {}, &opts);
+  return k.compile(cpu(), signature, opts, meta);
+}
+
+int run_autotuned(const std::string& file, const std::string& kernel, const tritium::GridFn& grid,
+                  const std::vector<tritium::Arg>& args, const tritium::Meta& meta) {
+  return module_of(file).kernel(kernel).run(cpu(), grid, args, meta).config;
+}
+
+int64_t meta_int(const tritium::Meta& meta, const std::string& name) {
+  auto it = meta.find(name);
+  if (it == meta.end() || !std::holds_alternative<int64_t>(it->second)) {
+    ADD_FAILURE() << "META has no integer " << name;
+    return 1;
+  }
+  return std::get<int64_t>(it->second);
+}
+
+size_t expect_close(const std::vector<double>& got, const std::vector<double>& want, double rel, double abs,
+                    const std::string& what) {
+  std::vector<double> tol(want.size());
+  for (size_t i = 0; i < want.size(); ++i) tol[i] = abs + rel * std::fabs(want[i]);
+  return expect_within(got, want, tol, what);
+}
+
+size_t expect_within(const std::vector<double>& got, const std::vector<double>& want, const std::vector<double>& tol,
+                     const std::string& what) {
+  EXPECT_EQ(got.size(), want.size()) << what;
+  EXPECT_EQ(tol.size(), want.size()) << what;
+  size_t n = std::min({got.size(), want.size(), tol.size()}), bad = 0, worst = 0;
+  double worst_ratio = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double err = std::fabs(got[i] - want[i]);
+    bool ok = !std::isnan(got[i]) && !std::isnan(want[i]) && err <= tol[i];
+    if (std::isinf(want[i])) ok = got[i] == want[i];
+    if (!ok && bad++ < 5)
+      ADD_FAILURE() << what << "[" << i << "]: got " << got[i] << ", want " << want[i] << " (error " << err
+                    << ", tolerance " << tol[i] << ")";
+    if (ok && tol[i] > 0 && err / tol[i] > worst_ratio) worst_ratio = err / tol[i], worst = i;
+  }
+  EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << n << " elements outside the tolerance";
+  if (bad == 0 && std::getenv("CORPUS_VERBOSE"))
+    std::printf("  %s: %zu elements, worst error %.3g of the tolerance (at %zu)\n", what.c_str(), n, worst_ratio,
+                worst);
+  return bad;
+}
+
+}  // namespace corpus
