@@ -24,9 +24,7 @@ const std::set<std::string>& tensor_methods() {
       "xor_sum", "reduce_or", "atomic_cas", "atomic_xchg", "atomic_add", "atomic_max", "atomic_min", "atomic_and",
       "atomic_or", "atomic_xor", "associative_scan", "cumsum", "cumprod",
       "advance",
-      "flip",
-      // members refused by call_builtin for now
-      "histogram", "gather"};
+      "flip", "histogram", "gather"};
   return s;
 }
 

@@ -146,7 +146,7 @@ const std::set<std::string>& not_yet() {
   static const std::set<std::string> s = {
       "bitonic_merge", "tensor_descriptor", "tensor_descriptor_type", "rand", "rand4x", "randint",
       "randint4x", "randn", "randn4x", "philox", "philox_impl", "pair_uniform_to_normal",
-      "uint_to_uniform_float", "inline_asm_elementwise", "dot_scaled", "gather", "histogram",
+      "uint_to_uniform_float", "inline_asm_elementwise", "dot_scaled",
       "map_elementwise", "condition", "float8e4b8", "float8e5b16", "void", "block_type", "tuple",
       "tuple_type", "slice", "pi32_t", "constexpr_type", "target_info", "extern_elementwise",
   };

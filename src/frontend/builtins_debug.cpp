@@ -92,9 +92,7 @@ CValue device_assert(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, S
   if (!ctx.opts.debug) return CValue::none();  // upstream: only with options.debug
   if (mask) cond = sem::bitwise(ctx.b, ir::OpKind::Or, sem::operand(cond), sem::operand(sem::logical_not(ctx.b, mask, loc)), loc);
   if (!cond->type.is_bool()) fail(loc, "device_assert condition must be int1, got " + sem::tt_name(cond->type.element()));
-  ctx.b.create(ir::OpKind::Assert, {cond}, {}, loc,
-               {{"msg", msg}, {"file", std::string(loc.filename())}, {"func", std::string()},
-                {"line", static_cast<int64_t>(loc.line)}});
+  sem::assert_op(ctx.b, cond, msg, loc);
   return CValue::none();
 }
 

@@ -1,6 +1,6 @@
 // Shape manipulation: tl.broadcast, broadcast_to, trans, permute, reshape, view, ravel,
-// expand_dims, join, split, interleave, item, flip, sort, cat (upstream core.py / semantic.py /
-// standard.py).
+// expand_dims, join, split, interleave, item, flip, sort, cat, topk, gather, histogram
+// (upstream core.py / semantic.py / standard.py).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -240,7 +240,69 @@ CValue topk(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc
                                ->result());
 }
 
+// core.py gather / semantic.py gather: index an integer tensor of src's rank, equal to src
+// off `axis` (negative axes wrap); the result has src's element type and index's shape. An
+// index outside [0, n) gives all-zero bits (interpreter.h; upstream: undefined on GPUs); in
+// debug mode an assert reports it at run time.
+CValue gather(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("gather", std::move(args), std::move(kw), {req("src"), req("index"), req("axis")}, loc);
+  ir::Value* src = tensor_only(a["src"], loc, "tl.gather src");
+  ir::Value* index = tensor_only(a["index"], loc, "tl.gather index");
+  if (!index->type.is_int())
+    fail(loc, "tl.gather: index must be an integer tensor, got " + sem::tt_name(index->type));
+  const int rank = src->type.rank();
+  if (rank == 0) fail(loc, "tl.gather: src must be a tensor, got a scalar " + sem::tt_name(src->type));
+  if (index->type.rank() != rank)
+    fail(loc, fmt::format("tl.gather: source and index tensors must have the same rank, got {} and {}",
+                          sem::tt_name(src->type), sem::tt_name(index->type)));
+  const int64_t axis_arg = int_arg(a["axis"], loc, "tl.gather axis");
+  if (!(-rank <= axis_arg && axis_arg < rank))
+    fail(loc, fmt::format("tl.gather: axis {} out of range for a source of rank {}", axis_arg, rank));
+  const int64_t axis = axis_arg < 0 ? axis_arg + rank : axis_arg;
+  for (int d = 0; d < rank; ++d)
+    if (d != axis && index->type.shape[d] != src->type.shape[d])
+      fail(loc, fmt::format("tl.gather: index dim {} has size {}, but it must match the source's ({}) off the axis",
+                            d, index->type.shape[d], src->type.shape[d]));
+  const int64_t n = src->type.shape[axis];
+  if (ctx.opts.debug) {  // read as int64: uint64 indices >= 2^63 are out of range, as in the op
+    const ir::Type i64 = index->type.with_scalar(ir::ScalarType::I64);
+    ir::Value* k = sem::cast(ctx.b, index, i64, loc);
+    ir::Value* ok = ctx.b.binary(ir::OpKind::And, ctx.b.cmp("ge", k, sem::const_int(ctx.b, i64, 0, loc), loc),
+                                 ctx.b.cmp("lt", k, sem::const_int(ctx.b, i64, n, loc), loc), loc);
+    sem::assert_op(ctx.b, ok, fmt::format("tl.gather index out of range [0, {})", n), loc);
+  }
+  return CValue::of_tensor(ctx.b.create(ir::OpKind::Gather, {src, index}, {src->type.with_shape(index->type.shape)},
+                                        loc, {{"axis", axis}})
+                               ->result());
+}
+
+// core.py histogram / semantic.py histogram: a 1-D integer input, num_bins a constexpr
+// power of two (the result's block shape); bins of width 1 from 0, values outside
+// [0, num_bins) not counted (interpreter.h); `mask` (broadcast to the input) excludes
+// elements.
+CValue histogram(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("histogram", std::move(args), std::move(kw), {req("input"), req("num_bins"), opt("mask")}, loc);
+  ir::Value* x = tensor_only(a["input"], loc, "tl.histogram input");
+  if (x->type.rank() != 1) fail(loc, "tl.histogram only supports 1D input, got " + sem::tt_name(x->type));
+  if (!x->type.is_int()) fail(loc, "tl.histogram only supports integer input, got " + sem::tt_name(x->type));
+  const int64_t bins = int_arg(a["num_bins"], loc, "tl.histogram num_bins");
+  if (bins <= 0 || (bins & (bins - 1)))
+    fail(loc, fmt::format("tl.histogram: num_bins must be a power of 2 (it is the result's block shape), got {}", bins));
+  const std::vector<int64_t> shape = block_shape({CValue::of_int(bins)}, loc);
+  std::vector<ir::Value*> operands = {x};
+  if (a.has("mask")) {
+    ir::Value* m = sem::broadcast_to(ctx.b, tensor_arg(ctx, a["mask"], loc, "tl.histogram mask"), x->type.shape, loc);
+    if (!m->type.is_bool())
+      fail(loc, "tl.histogram: Mask must have boolean scalar type, got " + sem::tt_name(m->type.element()));
+    operands.push_back(m);
+  }
+  return CValue::of_tensor(
+      ctx.b.create(ir::OpKind::Histogram, operands, {ir::Type::tensor(ir::ScalarType::I32, shape)}, loc)->result());
+}
+
 void register_shape(Registry& r) {
+  r["gather"] = gather;
+  r["histogram"] = histogram;
   r["flip"] = flip;
   r["cat"] = cat;
   r["topk"] = topk;

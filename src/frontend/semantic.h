@@ -122,6 +122,10 @@ std::pair<ir::Value*, ir::Value*> check_binary(ir::Builder& b, const Operand& x,
                                                bool allow_lhs_ptr, bool allow_rhs_ptr, bool arithmetic_check,
                                                bool div_or_mod, const std::string& opname);
 
+/// An `assert` op (what tl.device_assert emits in debug mode): fails the launch when an
+/// element of int1 `cond` is 0, reporting `msg` and loc's file:line.
+void assert_op(ir::Builder& b, ir::Value* cond, const std::string& msg, SrcLoc loc);
+
 // ---- operators (emit IR; upstream names) ------------------------------------------------
 
 /// `+` (also ptr + int → addptr). `sanitize`: in debug mode, integers narrower than 64 bits

@@ -11,19 +11,19 @@ using ir::OpKind;
 using ir::ScalarType;
 using ir::Type;
 
-namespace {
-
-// int1 → uint8 (0/1) so ordered compares and min/max never depend on int1's signedness.
-ir::Value* widen_bool(ir::Builder& b, ir::Value* v, SrcLoc loc) {
-  return cast(b, v, Type::of(ScalarType::U8), loc);
-}
-
 void assert_op(ir::Builder& b, ir::Value* cond, const std::string& msg, SrcLoc loc) {
   b.create(OpKind::Assert, {cond}, {}, loc,
            {{"msg", msg},
             {"file", std::string(loc.filename())},
             {"func", std::string()},
             {"line", static_cast<int64_t>(loc.line)}});
+}
+
+namespace {
+
+// int1 → uint8 (0/1) so ordered compares and min/max never depend on int1's signedness.
+ir::Value* widen_bool(ir::Builder& b, ir::Value* v, SrcLoc loc) {
+  return cast(b, v, Type::of(ScalarType::U8), loc);
 }
 
 // Upstream binary_op_sanitize_overflow_impl (active in debug mode): recompute in int64

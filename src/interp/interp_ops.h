@@ -60,6 +60,14 @@ std::pair<Val, Val> eval_split(const ir::Op& op, const Val& a);
 /// cat along dim 0 (row-major concatenation).
 Val eval_cat(const ir::Op& op, const Val& a, const Val& b);
 
+// ---- interp_gather.cpp ----
+/// gather src, index (attr axis): out[.., i, ..] = src[.., index[.., i, ..], ..]; an index
+/// outside [0, n) gives an element with all bits zero.
+Val eval_gather(const ir::Op& op, const Val& src, const Val& index);
+/// histogram input [, mask]: int32 counts of the values in [0, num_bins) (result shape);
+/// masked-off elements and values outside the range are not counted.
+Val eval_histogram(const ir::Op& op, const Val& input, const Val* mask);
+
 // ---- interp_memory.cpp ----
 /// Serializes atomics when programs run on several threads (nullptr: no locking).
 struct MemoryContext {

@@ -289,6 +289,8 @@ class Executor {
         break;
       }
       case OpKind::Cat: res(eval_cat(op, in(0), in(1))); break;
+      case OpKind::Gather: res(eval_gather(op, in(0), in(1))); break;
+      case OpKind::Histogram: res(eval_histogram(op, in(0), opt(1))); break;
       case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::IDiv:
       case OpKind::Rem: case OpKind::And: case OpKind::Or: case OpKind::Xor: case OpKind::Shl:
       case OpKind::Shr: case OpKind::Min: case OpKind::Max: case OpKind::Cmp:

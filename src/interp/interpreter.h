@@ -96,6 +96,21 @@
 // the first operand); split is its inverse; cat concatenates along dim 0 (also with
 // can_reorder=1: the interpreter never reorders).
 //
+// Gather (tl.gather, attr axis, src of rank R, index of the same rank, equal to src off the
+// axis): out[.., i, ..] = src[.., index[.., i, ..], ..], moving the bits. The index is read
+// by its own signedness (uint64 values >= 2^63 count as out of range). An index outside
+// [0, n) (n = src's axis length) — upstream leaves it undefined on GPUs — never reads
+// outside src: that element of the result has all bits zero (0, +0.0, a null pointer), as
+// a load masked off with other=0 would give. In debug mode the frontend also emits an
+// assert "tl.gather index out of range [0, n)" before the op, so the launch fails.
+//
+// Histogram (tl.histogram, result tensor<B x i32>): counts[b] = the number of unmasked
+// elements equal to b, for b in [0, B); the value is read by its type's signedness, and
+// values outside [0, B) (negative ones included) are not counted anywhere — the rule of
+// upstream's NVIDIA lowering since 2026-02 (unsigned value < B); 3.6's ballot lowering
+// kept only the low bits, so its out-of-range counts are not a contract. Mask (optional,
+// int1 of the input's shape): masked-off elements are not counted.
+//
 // Reduce — the CANONICAL ORDER every backend reproduces in portable mode. Along the reduced
 // axis of length n (a power of two), pairs are combined as a halving tree: in each round
 // element i is combined with element i + n/2 for every i < n/2 (lhs = lower index, rhs =

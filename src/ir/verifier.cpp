@@ -174,6 +174,27 @@ class Verifier {
         if (in.rank() < 1 || !(o.results[0]->type == want)) fail(o, "sort result is not the input with k columns");
         break;
       }
+      case OpKind::Gather: {
+        const Type& src = o.operands[0]->type;
+        const Type& index = o.operands[1]->type;
+        const int64_t axis = o.attr_int("axis", -1);
+        if (!index.is_int()) fail(o, "gather index must be an integer tensor");
+        if (src.rank() < 1 || index.rank() != src.rank()) fail(o, "gather source and index ranks differ");
+        else if (axis < 0 || axis >= src.rank()) fail(o, "gather axis out of range");
+        else
+          for (int d = 0; d < src.rank(); ++d)
+            if (d != axis && index.shape[d] != src.shape[d]) fail(o, "gather index and source differ off the axis");
+        result_is(o, src.with_shape(index.shape));
+        break;
+      }
+      case OpKind::Histogram: {
+        const Type& in = o.operands[0]->type;
+        if (in.rank() != 1 || !in.is_int()) fail(o, "histogram input must be a 1-D integer tensor");
+        if (n == 2 && !(o.operands[1]->type == in.with_scalar(ScalarType::I1))) fail(o, "histogram mask is not int1 of the input's shape");
+        const Type& r = o.results[0]->type;
+        if (r.rank() != 1 || !(r.element() == Type::of(ScalarType::I32))) fail(o, "histogram result must be 1-D int32");
+        break;
+      }
       case OpKind::Flip: {
         const int64_t axis = o.attr_int("axis", -1);
         if (axis < 0 || axis >= o.operands[0]->type.rank()) fail(o, "flip axis out of range");

@@ -305,7 +305,7 @@ TEST(Refusals, NotImplementedYet) {
   std::vector<Refusal> cases;
   for (const char* f : { 
                         "bitonic_merge", "inline_asm_elementwise", "dot_scaled",
-                        "gather", "histogram", "map_elementwise"}) {
+                        "map_elementwise"}) {
     std::string name = f;
     cases.push_back({"    y = tl." + name + "(p)\n", "tl." + name + " is not supported yet", "tl." + name + "(p)"});
   }
@@ -653,6 +653,35 @@ TEST(Refusals, ReduceAndShapeBuiltins) {
       {"    y = tl.cumsum(x, axis=None)\n", "tl.associative_scan needs an axis (got None)", "tl.cumsum(x, axis=None)"},
       {"    y = tl.cumprod(x, 1)\n", "invalid axis 1. Expected -1 <= axis < 1", "tl.cumprod(x, 1)"},
       {"    y = tl.cumsum(n)\n", "tl.associative_scan needs a tensor input, got a scalar", "tl.cumsum(n)"},
+  });
+}
+
+// tl.gather / tl.histogram misuse (upstream's semantic.py asserts, our words). xi2 is an
+// int32 [4, 2] index.
+TEST(Refusals, GatherAndHistogram) {
+  const std::string xi2 = "    xi2 = offs[:, None] + tl.arange(0, 2)[None, :]\n";
+  expect_all({
+      {"    y = tl.gather(x, x, 0)\n", "tl.gather: index must be an integer tensor, got <[4], fp32>", "tl.gather(x, x"},
+      {"    y = x2.gather(p + offs, 0)\n", "tl.gather: index must be an integer tensor, got <[4], pointer<fp32>>",
+       "x2.gather("},
+      {"    y = tl.gather(x2, xi, 0)\n",
+       "tl.gather: source and index tensors must have the same rank, got <[4, 4], fp32> and <[4], int32>",
+       "tl.gather(x2, xi"},
+      {"    y = tl.gather(x, xi, 1)\n", "tl.gather: axis 1 out of range for a source of rank 1", "tl.gather(x, xi, 1)"},
+      {"    y = tl.gather(x, xi, -2)\n", "tl.gather: axis -2 out of range for a source of rank 1", "tl.gather(x, xi, -2)"},
+      {xi2 + "    y = tl.gather(x2, xi2, 0)\n",
+       "tl.gather: index dim 1 has size 2, but it must match the source's (4) off the axis", "tl.gather(x2, xi2, 0)"},
+      {"    y = tl.gather(x, xi, n)\n", "tl.gather axis must be a constexpr int, got i32", "tl.gather(x, xi, n)"},
+      {"    y = tl.gather(x, 1, 0)\n", "tl.gather index must be a tensor, got constexpr int 1", "tl.gather(x, 1, 0)"},
+      {xi2 + "    y = tl.histogram(xi2, 4)\n", "tl.histogram only supports 1D input, got <[4, 2], int32>", "tl.histogram(xi2"},
+      {"    y = tl.histogram(x2, 4)\n", "tl.histogram only supports 1D input, got <[4, 4], fp32>", "tl.histogram(x2"},
+      {"    y = x.histogram(4)\n", "tl.histogram only supports integer input, got <[4], fp32>", "x.histogram(4)"},
+      {"    y = tl.histogram(xi, 6)\n",
+       "tl.histogram: num_bins must be a power of 2 (it is the result's block shape), got 6", "tl.histogram(xi, 6)"},
+      {"    y = tl.histogram(xi, n)\n", "tl.histogram num_bins must be a constexpr int, got i32", "tl.histogram(xi, n)"},
+      {"    y = tl.histogram(xi, 4, mask=xi)\n", "tl.histogram: Mask must have boolean scalar type, got int32",
+       "tl.histogram(xi, 4, mask=xi)"},
+      {"    y = tl.histogram(xi, 4, offs[:, None] < 2)\n", "cannot broadcast, rank mismatch: [4, 1], [4]", "tl.histogram(xi, 4, offs"},
   });
 }
 

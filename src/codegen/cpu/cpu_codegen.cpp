@@ -570,6 +570,8 @@ void Emitter::emit_op(const Op& op) {
     case OpKind::If: emit_if(op); return;
     case OpKind::While: emit_while(op); return;
     case OpKind::Cat: emit_cat(op); return;
+    case OpKind::Gather: emit_gather(op); return;
+    case OpKind::Histogram: emit_histogram(op); return;
     case OpKind::Join: emit_join(op); return;
     case OpKind::Assert: emit_assert(op); return;
     case OpKind::Print: emit_print(op); return;

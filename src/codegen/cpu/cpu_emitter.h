@@ -1,7 +1,8 @@
 // Internal to the CPU renderer: the Emitter that turns one ir::Function into C++ text.
 // Its member functions are split by topic over cpu_codegen.cpp (driver, storage analysis,
 // indexing, dispatch), cpu_emit_elementwise.cpp (types, constants, scalar expressions),
-// cpu_emit_memory.cpp, cpu_emit_reduce.cpp, cpu_emit_dot.cpp and cpu_emit_control.cpp.
+// cpu_emit_memory.cpp, cpu_emit_reduce.cpp, cpu_emit_gather.cpp, cpu_emit_dot.cpp and
+// cpu_emit_control.cpp.
 //
 // How values live in the generated code (Storage):
 //   Scalar  — a C++ local (`s12`), declared where its op is.
@@ -189,6 +190,12 @@ class Emitter {
   /// `rhs` (one per operand); returns the names of locals holding the combined values.
   std::vector<std::string> emit_combine(const ir::Op& op, const std::vector<std::string>& lhs,
                                         const std::vector<std::string>& rhs);
+
+  // ---- value-indexed ops (cpu_emit_gather.cpp) ---------------------------------------------
+  /// tl.gather: an array filled at positions read from the index (out of range: zero bits).
+  void emit_gather(const ir::Op& op);
+  /// tl.histogram: int32 counts of the (unmasked) input values in [0, num_bins).
+  void emit_histogram(const ir::Op& op);
 
   // ---- dot (cpu_emit_dot.cpp) -------------------------------------------------------------
   void emit_dot(const ir::Op& op);

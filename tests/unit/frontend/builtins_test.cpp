@@ -600,9 +600,9 @@ TEST_F(BuiltinsTest, ValueAttributes) {
   EXPECT_EQ(type_of(call_builtin(ctx, la->s, {p, f(1.0)}, {}, loc)), Type::tensor(S::F32, {4}));  // the old values
   CValue pa = call_method(ctx, value_attr(ctx, p, "atomic_max", loc), {f(2.0)}, {}, loc);      // method form
   EXPECT_EQ(type_of(pa), Type::tensor(S::F32, {4}));
-  auto lc = namespace_attr("triton.language", "histogram");
+  auto lc = namespace_attr("triton.language", "map_elementwise");
   ASSERT_TRUE(lc);
-  expect_error([&] { call_builtin(ctx, lc->s, {x}, {}, loc); }, "tl.histogram is not supported yet");
+  expect_error([&] { call_builtin(ctx, lc->s, {x}, {}, loc); }, "tl.map_elementwise is not supported yet");
   verify();
 }
 
