@@ -138,7 +138,10 @@ CValue value_attr(BuiltinContext& ctx, const CValue& self, const std::string& at
       bi::fail(loc, fmt::format("'tensor' object has no attribute '{}'", attr));
     }
     case K::Tuple:
-      if (bi::is_block_ptr(self) && attr == "advance") return method(attr, self);  // block_ptr.advance(offsets)
+      if (bi::is_block_ptr(self)) {
+        if (attr == "advance") return method(attr, self);  // block_ptr.advance(offsets)
+        return bi::block_ptr_attr(self, attr, loc);          // .dtype / .type
+      }
       if (bi::is_tensor_desc(self)) {  // desc.load(offsets), desc.store(offsets, value), attributes
         if (attr == "load") return method("load_tensor_descriptor", self);
         if (attr == "store") return method("store_tensor_descriptor", self);

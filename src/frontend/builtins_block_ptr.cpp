@@ -181,6 +181,15 @@ std::pair<ir::Value*, ir::Value*> lower(BuiltinContext& ctx, const CValue& bp, c
 
 bool is_block_ptr(const CValue& v) { return v.kind == K::Tuple && v.s == kTag; }
 
+CValue block_ptr_attr(const CValue& bp, const std::string& attr, SrcLoc loc) {
+  // Upstream's block pointer is a scalar tensor of type pointer<block_type<elt, block_shape>>,
+  // so .dtype and .type are that pointer type and `.dtype.element_ty` is the block type,
+  // whose scalar is elt. tritium's dtypes have no pointer-to-block, so both are pointer<elt>:
+  // `x.to(p.dtype.element_ty)` (the FLA idiom; cast uses the scalar) means the same.
+  if (attr == "dtype" || attr == "type") return CValue::of_dtype(bp.elems[kBase].tensor->type.element());
+  fail(loc, fmt::format("block pointer has no attribute '{}' (tritium supports advance, dtype, type)", attr));
+}
+
 CValue load_block_ptr(BuiltinContext& ctx, const CValue& bp, bool has_mask_or_other, const CValue& boundary_check,
                       const std::string& padding, const CValue& cache, const CValue& evict, const CValue& is_volatile,
                       SrcLoc loc) {

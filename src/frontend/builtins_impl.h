@@ -102,6 +102,8 @@ void register_block_ptr(Registry& r); // builtins_block_ptr.cpp
 
 /// True for a block pointer made by tl.make_block_ptr (builtins_block_ptr.cpp).
 bool is_block_ptr(const CValue& v);
+/// bp.dtype / bp.type (the pointer dtype of the element; see builtins_block_ptr.cpp).
+CValue block_ptr_attr(const CValue& bp, const std::string& attr, SrcLoc loc);
 /// tl.load through block pointer `bp` (the other arguments as tl.load received them).
 CValue load_block_ptr(BuiltinContext& ctx, const CValue& bp, bool has_mask_or_other, const CValue& boundary_check,
                       const std::string& padding, const CValue& cache, const CValue& evict, const CValue& is_volatile,

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "conformance_util.h"
+#include "halfbits.h"
 
 using namespace conformance;
 
@@ -204,6 +205,38 @@ def k(a_ptr, o_ptr, d_ptr, n):
     if (n - 4 + j < n) ASSERT_EQ(d[j], a[n - 4 + j]) << j;
     else ASSERT_TRUE(std::isnan(d[j])) << j;
   }
+}
+
+// `bp.dtype.element_ty` / `bp.type.element_ty` (flash-linear-attention's store idiom
+// `tl.store(p_o, b_o.to(p_o.dtype.element_ty), boundary_check=(0,))`) is the element type;
+// other attributes are refused.
+TEST(ConformanceBlockPtr, DtypeAndTypeAttributes) {
+  const std::string src = std::string(kPrelude) + R"(
+@triton.jit
+def k(a_ptr, o_ptr, n):
+    p_a = tl.make_block_ptr(a_ptr, (n,), (1,), (0,), (16,), (0,))
+    p_o = tl.make_block_ptr(o_ptr, (n,), (1,), (0,), (16,), (0,))
+    x = tl.load(p_a, boundary_check=(0,)).to(tl.float32) * 3.0
+    tl.store(p_o, x.to(p_o.dtype.element_ty), boundary_check=(0,))
+    tl.static_assert(p_o.type.element_ty == tl.float16)
+    tl.static_assert(p_a.dtype.element_ty == tl.int8)
+)";
+  const int n = 13;
+  auto a = rand_int<int8_t>(n, -40, 40);
+  Case c(src, "k", "*i8, *fp16, i32");
+  c.in(a).out<uint16_t>(16).scalar(n);
+  auto o = c.run({1}).get<uint16_t>(1);
+  for (int i = 0; i < 16; ++i) {
+    if (i < n) EXPECT_EQ(half_to_float(o[i]), 3.0f * a[i]) << i;  // small integers: exact in fp16
+    else EXPECT_EQ(o[i], poison<uint16_t>()) << i;
+  }
+  expect_compile_error(std::string(kPrelude) + R"(
+@triton.jit
+def k(a_ptr, n):
+    p = tl.make_block_ptr(a_ptr, (n,), (1,), (0,), (16,), (0,))
+    s = p.shape
+)",
+                       "k", "*fp32, i32", "block pointer has no attribute 'shape' (tritium supports advance, dtype, type)");
 }
 
 }  // namespace
