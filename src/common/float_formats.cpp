@@ -12,20 +12,20 @@
 namespace tritium {
 namespace {
 
-// name, bits, exp_bits, mant_bits, bias, ieee_special, saturating, max_finite, nan_bits
+// name, bits, exp_bits, mant_bits, bias, ieee_special, saturating, max_finite, nan_bits, ties_away
 constexpr std::array<FloatFormatInfo, 6> kFormats = {{
-    {"fp16", 16, 5, 10, 15, true, false, 0x7BFFu, 0x7E00u},
-    {"bf16", 16, 8, 7, 127, true, false, 0x7F7Fu, 0x7FC0u},
-    {"fp32", 32, 8, 23, 127, true, false, 0x7F7FFFFFu, 0x7FC00000u},
-    {"fp8e4nv", 8, 4, 3, 7, false, true, 0x7Eu, 0x7Fu},
-    {"fp8e5", 8, 5, 2, 15, true, true, 0x7Bu, 0x7Fu},
-    {"fp8e4b15", 8, 4, 3, 15, false, true, 0x7Fu, 0x7Fu},
+    {"fp16", 16, 5, 10, 15, true, false, 0x7BFFu, 0x7E00u, false},
+    {"bf16", 16, 8, 7, 127, true, false, 0x7F7Fu, 0x7FC0u, false},
+    {"fp32", 32, 8, 23, 127, true, false, 0x7F7FFFFFu, 0x7FC00000u, false},
+    {"fp8e4nv", 8, 4, 3, 7, false, true, 0x7Eu, 0x7Fu, false},
+    {"fp8e5", 8, 5, 2, 15, true, true, 0x7Bu, 0x7Fu, false},
+    {"fp8e4b15", 8, 4, 3, 15, false, true, 0x7Eu, 0x7Eu, true},
 }};
 
 // Encoding of a NaN whose sign is `neg` and whose payload (without the quiet bit) has its
 // leading bits in `payload_hi` (bit 63 = first payload bit after the quiet bit).
 uint32_t encode_nan(const FloatFormatInfo& fi, bool neg, uint64_t payload_hi) {
-  if (!fi.ieee_special) return fi.nan_bits;  // fp8e4nv (canonical), fp8e4b15 (no NaN: documented)
+  if (!fi.ieee_special) return fi.nan_bits;  // fp8e4nv (canonical), fp8e4b15 (no NaN: +1.75, as upstream)
   if (fi.saturating) return fi.nan_bits;     // fp8e5: PTX .satfinite gives the canonical NaN
   const uint32_t sign = neg ? (1u << (fi.bits - 1)) : 0u;
   const uint32_t exp_all = ((1u << fi.exp_bits) - 1u) << fi.mant_bits;
@@ -88,18 +88,19 @@ uint32_t fp_encode_parts(FloatFormat f, bool neg, uint64_t mag, int exp2, Roundi
   const int shift = qe - exp2;                // low bits of mag that fall below the ulp
   uint64_t q;                                 // the value in ulps, truncated toward zero
   bool up = false;
+  if (fi.ties_away) r = Rounding::kNearestEven;  // fp8e4b15: upstream ignores rtz (see the header)
   if (shift <= 0) {
     q = mag << (-shift);  // exact; q < 2^(M+1)
   } else if (shift >= 64) {
     q = 0;
     // Half an ulp is 2^(shift-1) units of 2^exp2 and mag < 2^64: only shift == 64 can reach
     // it; a tie rounds to the even q = 0.
-    if (r == Rounding::kNearestEven && shift == 64) up = mag > (1ull << 63);
+    if (r == Rounding::kNearestEven && shift == 64) up = mag > (1ull << 63) || (fi.ties_away && mag == (1ull << 63));
   } else {
     q = mag >> shift;
     const uint64_t rem = mag & ((1ull << shift) - 1ull);
     const uint64_t half = 1ull << (shift - 1);
-    if (r == Rounding::kNearestEven) up = rem > half || (rem == half && (q & 1ull));
+    if (r == Rounding::kNearestEven) up = rem > half || (rem == half && (fi.ties_away || (q & 1ull)));
   }
   if (up) ++q;
   // bits = ((qe + M + bias - 1) << M) + q covers subnormals (qe = emin - M makes the exponent
@@ -118,9 +119,11 @@ uint32_t fp_encode(FloatFormat f, double x, Rounding r) {
   const uint64_t m = b & ((1ull << 52) - 1ull);
   if (e == 0x7FF) {
     if (m != 0) return encode_nan(fi, neg, m << 12 << 1);  // payload after the quiet bit
-    // ±Inf: exact in IEEE formats (also under RTZ); saturating formats clamp.
+    // ±Inf: exact in IEEE formats (also under RTZ); saturating formats clamp, except
+    // fp8e5 under RTZ, which keeps ±Inf (upstream on sm_90).
     const uint32_t sign = neg ? (1u << (fi.bits - 1)) : 0u;
-    if (fi.saturating || !fi.ieee_special) return sign | fi.max_finite;
+    const bool keep_inf = fi.ieee_special && (!fi.saturating || r == Rounding::kTowardZero);
+    if (!keep_inf) return sign | fi.max_finite;
     return sign | (((1u << fi.exp_bits) - 1u) << fi.mant_bits);
   }
   if (e == 0) return fp_encode_parts(f, neg, m, -1074, r);

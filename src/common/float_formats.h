@@ -11,21 +11,27 @@
 //   fp16      s e5 m10 (IEEE)    15   65504  (0x7BFF)   yes   e=31, m!=0          RNE: ±Inf; RTZ: ±max; Inf→Inf
 //   bf16      s e8 m7  (IEEE)   127   3.39e38 (0x7F7F)  yes   e=255, m!=0         RNE: ±Inf; RTZ: ±max; Inf→Inf
 //   fp32      s e8 m23 (IEEE)   127   3.40e38           yes   e=255, m!=0         RNE: ±Inf; RTZ: ±max; Inf→Inf
-//   fp8e5     s e5 m2  (IEEE)    15   57344  (0x7B)     yes   e=31, m!=0          saturates: ±57344 (also for ±Inf)
+//   fp8e5     s e5 m2  (IEEE)    15   57344  (0x7B)     yes   e=31, m!=0          saturates: ±57344 (±Inf too; RTZ keeps ±Inf)
 //   fp8e4nv   s e4 m3  (e4m3fn)   7   448    (0x7E)     no    0x7F, 0xFF          saturates: ±448   (also for ±Inf)
-//   fp8e4b15  s e4 m3            15   1.875  (0x7F)     no    none                saturates: ±1.875 (also for ±Inf)
+//   fp8e4b15  s e4 m3            15   1.75   (0x7E) *   no    none                saturates: ±1.75  (also for ±Inf)
+//   (* 0x7F decodes to 1.875, but no conversion produces it)
 //
 // Why: upstream Triton converts to fp8e4nv / fp8e5 on NVIDIA with PTX
 // `cvt.rn.satfinite.{e4m3,e5m2}x2`, whose `.satfinite` clamps results beyond the largest
 // finite value (infinities included) to ±MAX_NORM and turns NaN into NaN. fp16 / bf16 / fp32
 // follow IEEE 754 (PTX `cvt.rn.f16.f32`, `cvt.rz.f16.f32`, `cvt.rn.bf16.f32`): RNE overflow
 // gives ±Inf, RTZ overflow gives ±max finite. fp8e4b15 (Triton's pre-Hopper format, bias 15,
-// every encoding finite) has neither Inf nor NaN: tritium saturates like the other fp8 formats
-// and maps NaN to 0x7F (+1.875) — a documented choice, there being no NaN to produce.
+// every encoding finite) has neither Inf nor NaN; upstream converts to it with its own bit
+// manipulation, which rounds to nearest with ties AWAY from zero, clamps to ±1.75 (0x7E /
+// 0xFE), maps NaN to 0x7E and ignores fp_downcast_rounding="rtz"; tritium does the same.
+// Measured on an H200 with upstream Triton 3.6 (kernels/tools/upstream_fp8.py, 2026-12-01):
+// from fp32 and fp16, every one of 1024 inputs per format (ties, midpoints ± 1 ulp,
+// subnormals, overflow, ±Inf, NaN) and all 256 decodes agree with this file; fp32 -> fp8e5
+// with RTZ truncates, clamps finite overflow to ±57344 and keeps ±Inf.
 //
 // NaN results: fp16/bf16/fp32 keep the sign and the leading payload bits of the source NaN
 // and set the quiet bit (what x86 `cvtsd2ss` / F16C `vcvtps2ph` do); fp8e4nv and fp8e5 give
-// the canonical 0x7F (PTX `.satfinite`). Widening (decoding) keeps sign and payload.
+// the canonical 0x7F (PTX `.satfinite`), fp8e4b15 0x7E. Widening (decoding) keeps sign and payload.
 // NaN *bits* are not part of tritium's cross-backend bit-identity contract (GPUs produce
 // canonical NaNs from arithmetic); "is NaN" is.
 #pragma once
@@ -49,7 +55,8 @@ struct FloatFormatInfo {
   bool ieee_special;   ///< the all-ones exponent encodes Inf (m=0) and NaN (m!=0)
   bool saturating;     ///< conversions clamp overflow and ±Inf to ±max finite
   uint32_t max_finite; ///< encoding (positive) of the largest finite value
-  uint32_t nan_bits;   ///< canonical NaN produced for non-IEEE formats (0x7F for fp8)
+  uint32_t nan_bits;   ///< canonical NaN produced for non-IEEE formats (0x7F for fp8; 0x7E for fp8e4b15)
+  bool ties_away;      ///< rounds to nearest with ties away from zero, RTZ ignored (fp8e4b15)
 };
 
 /// Properties of `f`.

@@ -98,8 +98,14 @@ ir::Value* cast(ir::Builder& b, ir::Value* v, const Type& to_in, SrcLoc loc, con
                                         tt_name(s), tt_name(d)));
   std::string rmode = rounding == "rtz" ? "rtz" : "";
   // fp8 <-> other floats (and non-default rounding): one fp-to-fp conversion.
-  if ((fp_src && fp_dst && (ir::is_fp8(s) || ir::is_fp8(d))) || (truncating && !rmode.empty()))
+  if ((fp_src && fp_dst && (ir::is_fp8(s) || ir::is_fp8(d))) || (truncating && !rmode.empty())) {
+    // PTX has no round-toward-zero conversion to e4m3: upstream fails to compile it.
+    if (d == ScalarType::F8E4NV && !rmode.empty())
+      throw CompileError(loc, fmt::format("fp_downcast_rounding='rtz' to fp8e4nv is not supported (upstream Triton "
+                                          "cannot compile it either); source type {}",
+                                          tt_name(s)));
     return b.cast(v, d, loc, rmode);
+  }
   // fp16 / bf16 to anything but fp32 goes through fp32.
   if ((s == ScalarType::F16 || s == ScalarType::BF16) && !src.is_ptr && !(d == ScalarType::F32 && !dst.is_ptr))
     return cast(b, cast(b, v, Type::of(ScalarType::F32), loc), dst, loc);

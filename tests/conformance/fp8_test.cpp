@@ -1,15 +1,21 @@
 // fp8 (float8e4nv, float8e5, float8e4b15) in kernels, on the interpreter and the CPU backend
 // (bit-identical: the harness): loads and stores of raw fp8 bits, decoding every one of the
-// 256 encodings to fp32 / fp16 / bf16, encoding fp32 / fp16 / bf16 values (random, ties,
-// subnormals, overflow, ±Inf, NaN) to fp8, and fp8 arithmetic. The expected values come
-// from a decoder written here from the formats' definitions and a brute-force encoder
-// (the nearest of the 256 values, ties to the even encoding, saturation to ±max finite
-// as PTX cvt.rn.satfinite does, NaN -> 0x7F), not from tritium's float_formats.cpp.
+// 256 encodings to fp32 / fp16 / bf16, encoding fp32 / fp16 values (random, ties,
+// subnormals, overflow, ±Inf, NaN) to fp8, round-toward-zero, and fp8 arithmetic. The
+// expected values come from a decoder written here from the formats' definitions and a
+// brute-force encoder, not from tritium's float_formats.cpp. The encoder's rules are what
+// upstream Triton 3.6 does on an H200 (kernels/tools/upstream_fp8.py runs this same
+// reference against it; docs/perf/2026-12-01-h200-upstream-baseline.md):
+//   fp8e4nv, fp8e5: nearest, ties to the even encoding, saturation to ±max finite (PTX
+//     cvt.rn.satfinite), NaN -> 0x7F; fp8e5 with RTZ: truncation, finite overflow -> ±max,
+//     ±Inf stays ±Inf;
+//   fp8e4b15: nearest, ties AWAY from zero, saturation to ±1.75 (0x7E; 0x7F = 1.875 decodes
+//     but is never produced), NaN -> 0x7E, RTZ ignored.
 //
 //   format     bias  mantissa  specials
 //   fp8e4nv      7     3       no Inf; S.1111.111 is NaN; max 448
 //   fp8e5       15     2       IEEE: exponent 31 is Inf (m = 0) / NaN (m != 0); max 57344
-//   fp8e4b15    15     3       no Inf, no NaN; max 1.875 (Triton's pre-Hopper format)
+//   fp8e4b15    15     3       no Inf, no NaN (Triton's pre-Hopper format)
 #include <cmath>
 #include <cstring>
 
@@ -45,22 +51,30 @@ double decode(const Fmt& f, uint8_t b) {
   return sign * std::ldexp((1 << f.mant) + m, e - f.bias - f.mant);
 }
 
-// Nearest finite encoding of `x` (ties to the even encoding), saturating; NaN -> 0x7F.
-uint8_t encode(const Fmt& f, double x) {
-  if (std::isnan(x)) return 0x7F;
-  int best = -1, max_code = 0;
+bool is_e4b15(const Fmt& f) { return f.bias == 15 && f.mant == 3; }
+
+// The encoding of `x` by the rules above (rtz: round toward zero).
+uint8_t encode(const Fmt& f, double x, bool rtz = false) {
+  const bool b15 = is_e4b15(f);
+  if (std::isnan(x)) return b15 ? 0x7E : 0x7F;
+  if (b15) rtz = false;
+  const uint8_t sign = std::signbit(x) ? 0x80 : 0;
+  int max_code = 0;
   for (int b = 0; b < 128; ++b)
     if (std::isfinite(decode(f, static_cast<uint8_t>(b)))) max_code = b;
+  if (b15) max_code = 0x7E;
+  if (std::isinf(x) && f.ieee && rtz) return static_cast<uint8_t>(0x7C | sign);
   if (std::fabs(x) >= decode(f, static_cast<uint8_t>(max_code)))  // saturate (satfinite)
-    return static_cast<uint8_t>(max_code | (std::signbit(x) ? 0x80 : 0));
+    return static_cast<uint8_t>(max_code | sign);
+  int best = -1;
   double best_d = INFINITY;
-  for (int b = 0; b < 256; ++b) {
-    double v = decode(f, static_cast<uint8_t>(b));
-    if (!std::isfinite(v) || std::signbit(v) != std::signbit(x)) continue;
-    double d = std::fabs(v - x);
-    if (d < best_d || (d == best_d && (b & 1) == 0)) best = b, best_d = d;
+  for (int b = 0; b <= max_code; ++b) {
+    const double v = decode(f, static_cast<uint8_t>(b)), d = std::fabs(std::fabs(x) - v);
+    if (rtz && v > std::fabs(x)) continue;
+    const bool tie_wins = b15 ? true : (b & 1) == 0;  // ascending b: a later tie is farther from zero
+    if (d < best_d || (d == best_d && tie_wins)) best = b, best_d = d;
   }
-  return static_cast<uint8_t>(best);
+  return static_cast<uint8_t>(best | sign);
 }
 
 float f32(double v) { return static_cast<float>(v); }
@@ -155,6 +169,51 @@ def k(x_ptr, o8, oh8, N: tl.constexpr):
       ASSERT_EQ(oh[i], encode(f, via)) << "fp16 of " << x[i];
     }
   }
+}
+
+TEST(ConformanceFp8, RoundTowardZero) {
+  // fp8e5: truncation; fp8e4b15: rtz is ignored (nearest, ties away), as upstream.
+  const char* src = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, o5, ob, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    tl.store(o5 + offs, x.to(tl.float8e5, fp_downcast_rounding="rtz"))
+    tl.store(ob + offs, x.to(tl.float8e4b15, fp_downcast_rounding="rtz"))
+)";
+  std::vector<float> x = rand_f32(512, -2.f, 2.f);
+  for (size_t i = 0; i < 256; ++i) x[i] *= 40000.f;
+  for (float v : {1e30f, -1e30f, INFINITY, -INFINITY, NAN, 1.19f, -1.19f, 1.0625f, 60000.f, 0x1p-17f})
+    x.push_back(v);
+  while (x.size() < 1024) x.push_back(0.7f);
+  const size_t n = x.size();
+  Case c(src, "k", fmt::format("*fp32, *fp8e5, *fp8e4b15, {}", n));
+  c.in(x).out<uint8_t>(n).out<uint8_t>(n);
+  auto r = c.run({1});
+  auto o5 = r.get<uint8_t>(1), ob = r.get<uint8_t>(2);
+  for (size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(o5[i], encode(kFormats[1], x[i], true)) << x[i];
+    ASSERT_EQ(ob[i], encode(kFormats[2], x[i], true)) << x[i];
+  }
+}
+
+TEST(ConformanceFp8, RoundTowardZeroToE4nvIsAnError) {
+  const char* src = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, o):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    tl.store(o + tl.arange(0, 16), x.to(tl.float8e4nv, fp_downcast_rounding="rtz"))
+)";
+  tritium::CompileError e = expect_compile_error(
+      src, "k", "*fp32, *fp8e4nv",
+      "fp_downcast_rounding='rtz' to fp8e4nv is not supported (upstream Triton cannot compile it either); source type fp32");
+  EXPECT_EQ(e.line(), 8);
 }
 
 TEST(ConformanceFp8, ArithmeticIsDoneInFp32AndRoundedOnce) {

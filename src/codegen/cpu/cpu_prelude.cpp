@@ -157,12 +157,15 @@ template <class F> TR_INLINE F tr_fmax_nan(F a, F b) { return (a != a) ? a : (b 
 TR_INLINE double tr_pow2(int e) { return tr_bits<double>((uint64_t)(e + 1023) << 52); }  // -1022 <= e <= 1023
 
 // Rounds x once into a binary format with `eb` exponent bits, `mb` stored mantissa bits and
-// bias `bias` (RNE, or toward zero when rtz). `ieee`: the all-ones exponent encodes Inf / NaN.
-// `sat`: overflow and Inf saturate to max_bits (else RNE overflow gives Inf, RTZ overflow
-// max_bits). NaN: IEEE non-saturating formats keep the sign and leading payload bits and set
-// the quiet bit; the others give `nan_bits`. (Same results as src/common/float_formats.h.)
+// bias `bias` (mode 0: RNE; 1: toward zero; 2: to nearest, ties away from zero — fp8e4b15).
+// `ieee`: the all-ones exponent encodes Inf / NaN. `sat`: overflow saturates to max_bits
+// (else RNE overflow gives Inf, RTZ overflow max_bits); ±Inf saturates too except in an IEEE
+// format under RTZ (fp8e5 keeps ±Inf there). NaN: IEEE non-saturating formats keep the sign
+// and leading payload bits and set the quiet bit; the others give `nan_bits`. (Same results
+// as src/common/float_formats.h.)
 TR_SLOW uint32_t tr_encode(double x, int eb, int mb, int bias, int ieee, int sat, uint32_t max_bits,
-                             uint32_t nan_bits, int rtz) {
+                             uint32_t nan_bits, int mode) {  // mode: 0 RNE, 1 RTZ, 2 nearest ties away
+  const int rtz = mode == 1;
   uint64_t u = tr_bits<uint64_t>(x);
   uint32_t sign = (uint32_t)(u >> 63) << (eb + mb);
   uint32_t inf_bits = ((1u << eb) - 1) << mb;
@@ -171,7 +174,7 @@ TR_SLOW uint32_t tr_encode(double x, int eb, int mb, int bias, int ieee, int sat
     if (!ieee || sat) return nan_bits;
     return sign | inf_bits | (1u << (mb - 1)) | (uint32_t)((mag >> (52 - mb)) & ((1u << (mb - 1)) - 1));
   }
-  if (mag == 0x7ff0000000000000ull) return sign | ((sat || !ieee) ? max_bits : inf_bits);
+  if (mag == 0x7ff0000000000000ull) return sign | ((ieee && (!sat || rtz)) ? inf_bits : max_bits);
   if (mag == 0) return sign;
   double a = tr_bits<double>(mag);
   int e = (int)(mag >> 52) - 1023;
@@ -180,7 +183,8 @@ TR_SLOW uint32_t tr_encode(double x, int eb, int mb, int bias, int ieee, int sat
   double q = a * tr_pow2(-qe);  // the value in units of the last place (exact)
   double n = (double)(uint64_t)q;
   double frac = q - n;
-  if (!rtz && (frac > 0.5 || (frac == 0.5 && ((uint64_t)n & 1)))) n += 1;
+  if (mode == 0 && (frac > 0.5 || (frac == 0.5 && ((uint64_t)n & 1)))) n += 1;
+  if (mode == 2 && frac >= 0.5) n += 1;
   uint64_t ni = (uint64_t)n;
   uint64_t bits = e < emin ? ni : ((uint64_t)(e + bias) << mb) + ni - ((uint64_t)1 << mb);
   if (bits > max_bits) return sign | ((sat || rtz || !ieee) ? max_bits : inf_bits);
@@ -423,7 +427,7 @@ TR_INLINE float tr_e52f(uint8_t b) { return tr_decode(b, 5, 2, 15, 1, 0); }
 TR_INLINE float tr_e4b152f(uint8_t b) { return tr_decode(b, 4, 3, 15, 0, 0); }
 TR_INLINE uint8_t tr_d2e4nv(double d, int rtz) { return (uint8_t)tr_encode(d, 4, 3, 7, 0, 1, 0x7e, 0x7f, rtz); }
 TR_INLINE uint8_t tr_d2e5(double d, int rtz) { return (uint8_t)tr_encode(d, 5, 2, 15, 1, 1, 0x7b, 0x7f, rtz); }
-TR_INLINE uint8_t tr_d2e4b15(double d, int rtz) { return (uint8_t)tr_encode(d, 4, 3, 15, 0, 1, 0x7f, 0x7f, rtz); }
+TR_INLINE uint8_t tr_d2e4b15(double d, int rtz) { (void)rtz; return (uint8_t)tr_encode(d, 4, 3, 15, 0, 1, 0x7e, 0x7e, 2); }
 
 // 64-bit integers to double, rounding to odd (exact below 2^53): a following
 // round-to-nearest into a format of <= 51 mantissa bits is then correctly rounded.

@@ -192,8 +192,10 @@ TEST(Fp8, HandTables) {
     } else {
       EXPECT_EQ(got, c.value) << format_info(c.fmt).name << " " << int(c.bits);
       EXPECT_EQ(static_cast<double>(fast), c.value);
-      // Finite values round-trip; fp8e5's ±Inf encode to ±max (saturating conversions).
-      const uint32_t back = std::isinf(c.value) ? (c.bits & 0x80u) | 0x7Bu : c.bits;
+      // Finite values round-trip; fp8e5's ±Inf encode to ±max (saturating conversions), and
+      // fp8e4b15's ±1.875 (0x7F / 0xFF) to ±1.75: no conversion produces 0x7F (upstream).
+      uint32_t back = std::isinf(c.value) ? (c.bits & 0x80u) | 0x7Bu : c.bits;
+      if (c.fmt == FloatFormat::F8E4B15 && (c.bits & 0x7Fu) == 0x7Fu) back = (c.bits & 0x80u) | 0x7Eu;
       EXPECT_EQ(fp_encode(c.fmt, c.value), back) << format_info(c.fmt).name << " " << int(c.bits);
     }
   }
@@ -212,9 +214,19 @@ TEST(Fp8, SaturationInfNaN) {
   EXPECT_EQ(fp_encode(FloatFormat::F8E5, inf), 0x7Bu);
   EXPECT_EQ(fp_encode(FloatFormat::F8E5, -1e10, RTZ), 0xFBu);
   EXPECT_EQ(fp_encode(FloatFormat::F8E5, nan), 0x7Fu);
-  EXPECT_EQ(fp_encode(FloatFormat::F8E4B15, 2.0), 0x7Fu);
-  EXPECT_EQ(fp_encode(FloatFormat::F8E4B15, -inf), 0xFFu);
-  EXPECT_EQ(fp_encode(FloatFormat::F8E4B15, nan), 0x7Fu);
+  EXPECT_EQ(fp_encode(FloatFormat::F8E5, inf, RTZ), 0x7Cu);  // RTZ keeps ±Inf (upstream, sm_90)
+  EXPECT_EQ(fp_encode(FloatFormat::F8E5, -inf, RTZ), 0xFCu);
+  // fp8e4b15 as upstream converts to it: ±1.75 (0x7E) is the largest result, NaN gives 0x7E,
+  // ties go away from zero, and RTZ is ignored.
+  EXPECT_EQ(fp_encode(FloatFormat::F8E4B15, 2.0), 0x7Eu);
+  EXPECT_EQ(fp_encode(FloatFormat::F8E4B15, 1.8), 0x7Eu);
+  EXPECT_EQ(fp_encode(FloatFormat::F8E4B15, -inf), 0xFEu);
+  EXPECT_EQ(fp_encode(FloatFormat::F8E4B15, nan), 0x7Eu);
+  EXPECT_EQ(fp_encode(FloatFormat::F8E4B15, 1.0 + 1.0 / 16), 0x79u);  // tie 1 | 1.125 → away
+  EXPECT_EQ(fp_encode(FloatFormat::F8E4B15, -(1.0 + 1.0 / 16)), 0xF9u);
+  EXPECT_EQ(fp_encode(FloatFormat::F8E4B15, 1.1, RTZ), 0x79u);  // nearest, not toward zero
+  EXPECT_EQ(fp_encode(FloatFormat::F8E4B15, std::ldexp(1.0, -18)), 0x01u);  // tie 0 | min subnormal → away
+  EXPECT_EQ(fp_decode(FloatFormat::F8E4B15, 0x7F), 1.875);  // decodes, but is never produced
   EXPECT_EQ(fp_encode(FloatFormat::F8E4NV, 1.0 + 1.0 / 16), 0x38u);  // tie → even
   EXPECT_EQ(fp_encode(FloatFormat::F8E4NV, 1.0 + 3.0 / 16), 0x3Au);  // tie → even
   EXPECT_EQ(fp_encode(FloatFormat::F8E4NV, 1.0 + 3.0 / 16, RTZ), 0x39u);
@@ -231,6 +243,7 @@ uint8_t brute_fp8(FloatFormat fmt, double x, Rounding r) {
   if (table.empty())
     for (int c = 0; c < 256; ++c) table.push_back(fp_decode(fmt, static_cast<uint32_t>(c)));
   if (std::isnan(x)) return static_cast<uint8_t>(fi.nan_bits);
+  if (fi.ties_away) r = RNE;  // fp8e4b15: nearest, ties away, RTZ ignored
   const double maxv = fp_decode(fmt, fi.max_finite);
   if (x > maxv) return static_cast<uint8_t>(fi.max_finite);
   if (x < -maxv) return static_cast<uint8_t>(fi.max_finite | 0x80u);
@@ -238,11 +251,13 @@ uint8_t brute_fp8(FloatFormat fmt, double x, Rounding r) {
   double best_d = 0;
   for (int c = 0; c < 256; ++c) {
     const double v = table[c];
-    if (!std::isfinite(v)) continue;
+    if (!std::isfinite(v) || std::fabs(v) > maxv) continue;
     if (v == 0 && std::signbit(v) != std::signbit(x)) continue;  // keep the sign of zero
     if (r == RTZ && (std::fabs(v) > std::fabs(x) || (v != 0 && std::signbit(v) != std::signbit(x)))) continue;
     const double d = std::fabs(v - x);
-    if (best < 0 || d < best_d || (d == best_d && (c & 1) == 0 && (best & 1) == 1)) {
+    const bool tie_wins =
+        best >= 0 && (fi.ties_away ? std::fabs(v) > std::fabs(table[best]) : ((c & 1) == 0 && (best & 1) == 1));
+    if (best < 0 || d < best_d || (d == best_d && tie_wins)) {
       best = c;
       best_d = d;
     }
@@ -272,9 +287,11 @@ TEST(Fp8, RandomValuesMatchBruteForceNearest) {
       ASSERT_EQ(fp_encode(fmt, v), static_cast<uint32_t>(c)) << format_info(fmt).name << " " << c;
       const double w = fp_decode(fmt, c + 1);
       if (!std::isfinite(w)) continue;
-      const uint32_t even = (c & 1) ? c + 1 : c;
-      ASSERT_EQ(fp_encode(fmt, (v + w) / 2), even) << format_info(fmt).name << " " << c;
-      ASSERT_EQ(fp_encode(fmt, -(v + w) / 2), even | 0x80u);
+      const uint32_t top = format_info(fmt).max_finite;
+      uint32_t tie = (c & 1) ? c + 1 : c;
+      if (format_info(fmt).ties_away) tie = std::min<uint32_t>(c + 1, top);  // away from zero, saturating
+      ASSERT_EQ(fp_encode(fmt, (v + w) / 2), tie) << format_info(fmt).name << " " << c;
+      ASSERT_EQ(fp_encode(fmt, -(v + w) / 2), tie | 0x80u);
     }
   }
 }
