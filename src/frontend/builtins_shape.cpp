@@ -196,6 +196,24 @@ CValue sort(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc
       ctx.b.create(ir::OpKind::Sort, {x}, {x->type}, loc, {{"descending", static_cast<int64_t>(desc)}})->result());
 }
 
+// standard.py bitonic_merge: one bitonic merge of the last dimension (log2(n) compare-and-
+// swap rounds, partners 2^(r-1) apart, ascending unless `descending`): sorts a bitonic
+// sequence; on any other input it gives what upstream's network gives (the Sort op, merge=1).
+CValue bitonic_merge(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  Args a("bitonic_merge", std::move(args), std::move(kw), {req("x"), opt("dim"), opt("descending", CValue::of_int(0))},
+         loc);
+  ir::Value* x = tensor_only(a["x"], loc, "tl.bitonic_merge input");
+  const int rank = x->type.rank();
+  if (rank == 0) fail(loc, "tl.bitonic_merge needs a tensor, got a scalar");
+  if (x->type.is_ptr) fail(loc, "tl.bitonic_merge of pointers");
+  if (a["dim"].kind != CValue::Kind::None && int_arg(a["dim"], loc, "tl.bitonic_merge dim") != rank - 1)
+    fail(loc, "only minor dimension is currently supported");
+  const bool desc = bool_arg(a["descending"], loc, "tl.bitonic_merge descending");
+  return CValue::of_tensor(ctx.b.create(ir::OpKind::Sort, {x}, {x->type}, loc,
+                                        {{"descending", static_cast<int64_t>(desc)}, {"merge", int64_t{1}}})
+                               ->result());
+}
+
 // core.py cat / semantic.py cat: 1-D tensors of one element type, can_reorder=True required
 // (upstream's only implementation may reorder); tritium keeps the order (input, then other),
 // which is one of the orders allowed.
@@ -307,6 +325,7 @@ void register_shape(Registry& r) {
   r["cat"] = cat;
   r["topk"] = topk;
   r["sort"] = sort;
+  r["bitonic_merge"] = bitonic_merge;
   r["broadcast"] = broadcast;
   r["broadcast_to"] = broadcast_to;
   r["trans"] = trans;

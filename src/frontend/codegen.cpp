@@ -120,6 +120,7 @@ ir::Module generate_ir(const Module& module, const std::string& kernel_name, con
   }
   if (!cg::is_jit_function(*f))
     throw CompileError(f->name_loc, "function '" + kernel_name + "' is not decorated with @triton.jit");
+  cg::refuse_gluon(module, *f);
   if (f->parse_error) throw CompileError(f->parse_error->loc, f->parse_error->message);
 
   ir::Module out;

@@ -58,6 +58,46 @@ bool is_jit_function(const FunctionDef& f) {
   return false;
 }
 
+namespace {
+
+// The dotted path a decorator names, through the module's imports: `gluon.jit` after
+// `from triton.experimental import gluon` → "triton.experimental.gluon.jit" ("" if unknown).
+std::string decorator_path(const Module& m, const Expr& e) {
+  if (auto* c = e.dyn<CallExpr>()) return decorator_path(m, *c->func);
+  if (auto* a = e.dyn<AttributeExpr>()) {
+    std::string base = decorator_path(m, *a->value);
+    return base.empty() ? "" : base + "." + a->attr;
+  }
+  auto* n = e.dyn<NameExpr>();
+  if (!n) return "";
+  std::string path;
+  for (const auto& s : m.body) {
+    if (auto* im = s->dyn<ImportStmt>()) {
+      for (const Alias& al : im->names) {
+        std::string bound = al.asname.empty() ? al.name.substr(0, al.name.find('.')) : al.asname;
+        if (bound == n->id) path = al.asname.empty() ? bound : al.name;
+      }
+    } else if (auto* im = s->dyn<ImportFromStmt>()) {
+      for (const Alias& al : im->names)
+        if ((al.asname.empty() ? al.name : al.asname) == n->id) path = im->module + "." + al.name;
+    }
+  }
+  return path;
+}
+
+}  // namespace
+
+void refuse_gluon(const Module& m, const FunctionDef& f) {
+  for (const auto& d : f.decorators) {
+    if (decorator_name(*d) != "jit") continue;
+    const std::string path = decorator_path(m, *d);
+    if (path.find(".gluon.") != std::string::npos || path.rfind("gluon.", 0) == 0)
+      fail(d->loc, fmt::format("'{}' is a Gluon kernel (@{}): Gluon, Triton's lower-level language with explicit "
+                               "layouts, is not supported",
+                               f.name, path));
+  }
+}
+
 bool is_constexpr_annotation(const Expr* a) {
   if (!a) return false;
   if (auto* n = a->dyn<NameExpr>()) return n->id == "constexpr";

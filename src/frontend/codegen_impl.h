@@ -41,6 +41,9 @@ class GenState;
 /// True when `f` is decorated as a jit function (`@triton.jit`, `@jit`, `@triton.jit(...)`,
 /// possibly among `@triton.autotune(...)` / `@triton.heuristics(...)`).
 bool is_jit_function(const FunctionDef& f);
+/// Throws CompileError at the decorator when `f` is decorated with Gluon's jit
+/// (`triton.experimental.gluon.jit`), which is a different language.
+void refuse_gluon(const Module& m, const FunctionDef& f);
 /// True when `annotation` spells `constexpr` (`tl.constexpr`, `triton.language.constexpr`,
 /// `constexpr`, or a string annotation mentioning it), syntactically.
 bool is_constexpr_annotation(const Expr* annotation);

@@ -153,6 +153,10 @@ Val eval_sort(const ir::Op& op, const Val& a) {
       cur = next;
     }
   };
+  if (op.attr_int("merge", 0)) {  // tl.bitonic_merge: the last merge alone
+    merge(levels, desc ? 1 : 0);
+    return cur;
+  }
   for (int s = 1; s <= lk; ++s) merge(s, s < levels ? 2 : (desc ? 1 : 0));
   // Bitonic top-k: halve the rows with max (descending) / min of the pairs 2^lk apart (tl.max /
   // tl.min's rules: a NaN loses to a number, -0 < +0), then merge again.

@@ -138,6 +138,7 @@
 // too), then for each further stage the row halves, keeping of each pair 2^K apart the max
 // (descending; a NaN loses to a number, +0 > -0) or the min, followed by a K-round merge
 // (alternating, in the row's direction at the last stage).
+// Bitonic merge (tl.bitonic_merge, attr merge = 1): stage s = L alone, with f = `descending`.
 //
 // Dot a[M,K] · b[K,N] + acc[M,N] (or batched [B,M,K]·[B,K,N]+[B,M,N]): for each output
 // element, r = acc[m,n]; for k = 0..K-1 ascending: r = fma(a[m,k], b[k,n], r); a and b are

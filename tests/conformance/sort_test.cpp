@@ -164,4 +164,49 @@ def k(x_ptr, t_ptr, i_ptr, a_ptr, R: tl.constexpr, C: tl.constexpr, K: tl.conste
   }
 }
 
+TEST(ConformanceSort, BitonicMerge) {
+  // One bitonic merge of the last dimension: sorts a bitonic row (ascending then
+  // descending); on any row it is the compare-and-swap network (partners n/2, n/4, ..., 1
+  // apart; the lower position keeps the smaller value, ascending), written here with
+  // integers so every value is distinct in bits.
+  const char* src = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, up_ptr, down_ptr, R: tl.constexpr, C: tl.constexpr):
+    offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
+    x = tl.load(x_ptr + offs)
+    tl.store(up_ptr + offs, tl.bitonic_merge(x))
+    tl.store(down_ptr + offs, tl.bitonic_merge(x, dim=1, descending=True))
+)";
+  const int R = 4, C = 32;
+  auto x = rand_int<int32_t>(R * C, -1000000, 1000000);
+  // Row 0 bitonic: ascending then descending.
+  std::sort(x.begin(), x.begin() + C / 2);
+  std::sort(x.begin() + C / 2, x.begin() + C, std::greater<int32_t>());
+  Case c(src, "k", "*i32, *i32, *i32, 4, 32");
+  c.in(x).out<int32_t>(R * C).out<int32_t>(R * C);
+  auto r = c.run({1});
+  auto up = r.get<int32_t>(1), down = r.get<int32_t>(2);
+  for (int i = 0; i < R; ++i) {
+    std::vector<int32_t> a(x.begin() + i * C, x.begin() + (i + 1) * C), d = a;
+    for (int j = C / 2; j >= 1; j /= 2)
+      for (int p = 0; p < C; ++p)
+        if (!(p & j)) {
+          if (a[p] > a[p | j]) std::swap(a[p], a[p | j]);
+          if (d[p] < d[p | j]) std::swap(d[p], d[p | j]);
+        }
+    for (int j = 0; j < C; ++j) {
+      ASSERT_EQ(up[i * C + j], a[j]) << "row " << i << " " << j;
+      ASSERT_EQ(down[i * C + j], d[j]) << "row " << i << " " << j;
+    }
+    if (i == 0) {
+      std::vector<int32_t> sorted(x.begin(), x.begin() + C);
+      std::sort(sorted.begin(), sorted.end());
+      for (int j = 0; j < C; ++j) ASSERT_EQ(up[j], sorted[j]) << "a bitonic row comes out sorted, " << j;
+    }
+  }
+}
+
 }  // namespace

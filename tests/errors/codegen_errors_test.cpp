@@ -132,6 +132,20 @@ TEST(CodegenErrors, KernelNotFoundOrNotJit) {
                "host");
 }
 
+TEST(CodegenErrors, GluonKernelsAreRefused) {
+  // Gluon (triton.experimental.gluon) is a different language; its @gluon.jit is not Triton's.
+  expect_error(kPrelude + "from triton.experimental import gluon\n@gluon.jit\ndef g(p):\n    pass\n", "*fp32",
+               {4, 2,
+                "'g' is a Gluon kernel (@triton.experimental.gluon.jit): Gluon, Triton's lower-level language with "
+                "explicit layouts, is not supported"},
+               "g");
+  expect_error(kPrelude + "from triton.experimental.gluon import jit\n@jit\ndef g(p):\n    pass\n", "*fp32",
+               {4, 2,
+                "'g' is a Gluon kernel (@triton.experimental.gluon.jit): Gluon, Triton's lower-level language with "
+                "explicit layouts, is not supported"},
+               "g");
+}
+
 TEST(CodegenErrors, ParseErrorOfAFunctionIsReportedWhenUsed) {
   std::string code = kPrelude + "@triton.jit\ndef h(x):\n    return x +\n@triton.jit\ndef k(p):\n    h(1)\n";
   // The message is the parser's own, obtained independently by a strict parse of the def.

@@ -303,9 +303,7 @@ TEST(Refusals, Calls) {
 // being implemented as this is written, so they are not pinned here; docs/refusals.md.)
 TEST(Refusals, NotImplementedYet) {
   std::vector<Refusal> cases;
-  for (const char* f : { 
-                        "bitonic_merge", "inline_asm_elementwise", "dot_scaled",
-                        "map_elementwise"}) {
+  for (const char* f : {"inline_asm_elementwise", "dot_scaled", "map_elementwise"}) {
     std::string name = f;
     cases.push_back({"    y = tl." + name + "(p)\n", "tl." + name + " is not supported yet", "tl." + name + "(p)"});
   }
@@ -317,6 +315,10 @@ TEST(Refusals, NotImplementedYet) {
                    "libdevice.mulhi(xi, xi)"});
   cases.push_back({"    y = tl.abs(x.to(tl.float8e4b15))\n", "tl.abs of fp8e4b15 is not supported yet", "tl.abs(x.to"});
   cases.push_back({"    y = x.to(tl.float8e4b8)\n", "cast dtype must be a dtype, got builtin float8e4b8", "x.to(tl.float8e4b8)"});
+  cases.push_back({"    y = x.to(tl.float8e4nv, fp_downcast_rounding='rtz')\n",
+                   "fp_downcast_rounding='rtz' to fp8e4nv is not supported (upstream Triton cannot compile it either); "
+                   "source type fp32",
+                   "x.to(tl.float8e4nv"});
   cases.push_back({"    y = tl.extern_elementwise('', '', [x], {}, False)\n",
                    "module 'triton.language' has no attribute 'extern_elementwise'", "^^extern_elementwise"});
   expect_all(cases);

@@ -226,7 +226,10 @@ void Emitter::emit_sort(const Op& op) {
   line(fmt::format("{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", T));
   close();
   close("};");
-  line(fmt::format("for (int s_ = 1; s_ <= {0}; ++s_) merge_(s_, s_ < {1} ? 2 : {2});", lk, levels, desc ? 1 : 0));
+  if (op.attr_int("merge", 0))  // tl.bitonic_merge: the last merge alone
+    line(fmt::format("merge_({}, {});", levels, desc ? 1 : 0));
+  else
+    line(fmt::format("for (int s_ = 1; s_ <= {0}; ++s_) merge_(s_, s_ < {1} ? 2 : {2});", lk, levels, desc ? 1 : 0));
   if (lk < levels) {
     open(fmt::format("for (int s_ = {0} + 1; s_ <= {1}; ++s_)", lk, levels));
     line("const int64_t half_ = m_ / 2;");

@@ -632,7 +632,7 @@ TEST_F(BuiltinsTest, HintsAndDebugging) {
   EXPECT_EQ(fn.body.ops.back()->attr_str("prefix"), " x: ");
   call("debug_barrier", {});
   EXPECT_EQ(fn.body.ops.back()->kind, OpKind::Barrier);
-  expect_error([&] { call("bitonic_merge", {}); }, "tl.bitonic_merge is not supported yet");
+  expect_error([&] { call("map_elementwise", {}); }, "tl.map_elementwise is not supported yet");
   expect_error([&] { call("dot_scaled", {}); }, "not supported yet");
   expect_error([&] { call("range", {i(4)}); }, "iterator of a for loop");
   EXPECT_EQ(call("constexpr", {i(4)}).i, 4);  // tl.constexpr(4) is 4
