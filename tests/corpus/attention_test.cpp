@@ -103,3 +103,51 @@ void run_blockptr(bool causal) {
 
 TEST(CorpusAttention, BlockPointerForwardNonCausal) { run_blockptr(false); }
 TEST(CorpusAttention, BlockPointerForwardCausal) { run_blockptr(true); }
+
+// Split-KV decode with GQA (8 query heads over 2 kv heads: groups of 4 padded to 16 rows),
+// ragged sequence lengths (one shorter than the number of splits, so some splits are
+// empty), a cache with room past each length holding huge keys (30000: they would dominate
+// the softmax if read), 4 splits merged in stage 2. Tolerances as for the block-pointer kernel, plus the
+// merge: per split a division by its sum (2^-21) and two exps (2^-21 each) of lse values.
+TEST(CorpusAttention, DecodeSplitKvGroupedQueryHeads) {
+  const int64_t B = 3, Hq = 8, Hkv = 2, D = 64, L = 90, S = 4;
+  const std::vector<int32_t> lens = {77, 3, 90};
+  const double scale = 1.0 / std::sqrt(double(D));
+  Half q = uniform_half(B * Hq * D), kc = uniform_half(B * Hkv * L * D), vc = uniform_half(B * Hkv * L * D);
+  for (int64_t b = 0; b < B; ++b)  // cache slots past the length
+    for (int64_t h = 0; h < Hkv; ++h)
+      for (int64_t j = lens[b]; j < L; ++j)
+        for (int64_t d = 0; d < D; ++d) kc.bits[((b * Hkv + h) * L + j) * D + d] = to_half(30000.0);
+  auto s1 = compile("attention_decode_splitkv.py", "_decode_grouped_stage1",
+                    "*fp16, *fp16, *fp16, *i32, fp32, *fp32, *fp32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32",
+                    {{"kv_group_num", Hq / Hkv}, {"HEAD_DIM", D}, {"BLOCK_H", int64_t{16}}, {"BLOCK_N", int64_t{16}},
+                     {"NUM_SPLITS", S}});
+  auto s2 = compile("attention_decode_splitkv.py", "_decode_stage2", "*fp32, *fp32, *fp16, *i32, i32, i32, i32, i32, i32",
+                    {{"HEAD_DIM", D}, {"NUM_SPLITS", S}});
+  auto bq = upload(q.bits), bk = upload(kc.bits), bv = upload(vc.bits), bl = upload(lens);
+  Output<float> mid_o(B * Hq * S * D), mid_lse(B * Hq * S);
+  Output<uint16_t> o(B * Hq * D);
+  s1.launch({B, Hkv, S}, {bq, bk, bv, bl, float(scale), mid_o, mid_lse, Hq * D, D, Hkv * L * D, L * D, D, Hkv * L * D,
+                          L * D, D, Hq * S * D, S * D, D, Hq});
+  s2.launch({B, Hq}, {mid_o, mid_lse, o, bl, Hq * S * D, S * D, D, Hq * D, D});
+  std::vector<double> want, tol;
+  for (int64_t b = 0; b < B; ++b) {
+    // One query row per head: the block-pointer test's reference with N = 1 query and
+    // lens[b] keys (non-causal), taken head by head.
+    std::vector<double> qb(Hq * D), kb(Hkv * lens[b] * D), vb(Hkv * lens[b] * D);
+    for (int64_t i = 0; i < Hq * D; ++i) qb[i] = q.vals[b * Hq * D + i];
+    for (int64_t h = 0; h < Hkv; ++h)
+      for (int64_t j = 0; j < lens[b]; ++j)
+        for (int64_t d = 0; d < D; ++d) {
+          kb[(h * lens[b] + j) * D + d] = kc.vals[((b * Hkv + h) * L + j) * D + d];
+          vb[(h * lens[b] + j) * D + d] = vc.vals[((b * Hkv + h) * L + j) * D + d];
+        }
+    auto r = attention_ref(qb, {0, D, D, 1}, kb, {0, lens[b] * D, D, 1}, vb, {0, lens[b] * D, D, 1}, 1, Hq, 1, D,
+                           float(scale), false, lens[b], Hkv);
+    for (size_t i = 0; i < r.out.size(); ++i) {
+      want.push_back(r.out[i]);
+      tol.push_back(r.out_tol[i] + S * 3 * 0x1p-21 * std::fabs(r.out[i]));
+    }
+  }
+  expect_within(widen_half(o.get()), want, tol, "split-kv decode attention");
+}

@@ -72,8 +72,11 @@ std::vector<double> widen_half(const std::vector<uint16_t>& v) {
   return r;
 }
 
-const tritium::Device& cpu() {
-  static const tritium::Device d = tritium::Device::get("cpu");
+const tritium::Device& device() {
+  static const tritium::Device d = [] {
+    const char* b = std::getenv("CORPUS_BACKEND");
+    return tritium::Device::get(b && *b ? b : "cpu");
+  }();
   return d;
 }
 
@@ -94,7 +97,7 @@ const tritium::Module& module_of(const std::string& file) {
 tritium::CompiledKernel compile(const std::string& file, const std::string& kernel, const std::string& signature,
                                 const std::map<std::string, tritium::ConstexprValue>& constexprs,
                                 const tritium::CompileOptions& options) {
-  return module_of(file).kernel(kernel).compile(cpu(), signature, options, constexprs);
+  return module_of(file).kernel(kernel).compile(device(), signature, options, constexprs);
 }
 
 std::vector<tritium::AutotuneConfig> autotune_configs(const std::string& file, const std::string& kernel) {
@@ -107,12 +110,12 @@ tritium::CompiledKernel compile_autotuned(const std::string& file, const std::st
   tritium::Kernel k = module_of(file).kernel(kernel);
   tritium::CompileOptions opts;
   tritium::Meta meta = k.resolve_meta(signature, config, constexprs, {}, &opts);
-  return k.compile(cpu(), signature, opts, meta);
+  return k.compile(device(), signature, opts, meta);
 }
 
 int run_autotuned(const std::string& file, const std::string& kernel, const tritium::GridFn& grid,
                   const std::vector<tritium::Arg>& args, const tritium::Meta& meta) {
-  return module_of(file).kernel(kernel).run(cpu(), grid, args, meta).config;
+  return module_of(file).kernel(kernel).run(device(), grid, args, meta).config;
 }
 
 int64_t meta_int(const tritium::Meta& meta, const std::string& name) {

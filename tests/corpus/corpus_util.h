@@ -64,12 +64,13 @@ std::vector<double> widen_int(const std::vector<T>& v) {
 
 // ---- compiling and buffers -------------------------------------------------------------------
 
-/// The CPU device.
-const tritium::Device& cpu();
+/// The device the corpus runs on: the CPU backend, or the one named by the environment
+/// variable CORPUS_BACKEND (e.g. "interp", to compare the reference interpreter by hand).
+const tritium::Device& device();
 /// Path of a corpus kernel file (tests/corpus/kernels/<file>).
 std::string kernel_path(const std::string& file);
 
-/// Compiles kernel `kernel` of tests/corpus/kernels/`file` for the CPU backend.
+/// Compiles kernel `kernel` of tests/corpus/kernels/`file` for device().
 tritium::CompiledKernel compile(const std::string& file, const std::string& kernel, const std::string& signature,
                                 const std::map<std::string, tritium::ConstexprValue>& constexprs = {},
                                 const tritium::CompileOptions& options = {});
@@ -89,10 +90,10 @@ int run_autotuned(const std::string& file, const std::string& kernel, const trit
 /// An integer meta-parameter of a grid function's META.
 int64_t meta_int(const tritium::Meta& meta, const std::string& name);
 
-/// Uploads `v` to the CPU device.
+/// Uploads `v` to device().
 template <class T>
 tritium::Buffer upload(const std::vector<T>& v) {
-  return cpu().upload(v);
+  return device().upload(v);
 }
 
 /// The poison an output of element type T starts as.
@@ -115,7 +116,7 @@ template <class T>
 class Output {
  public:
   explicit Output(size_t n, size_t guard = 16) : n_(n), guard_(guard) {
-    buf_ = cpu().alloc((n + guard) * sizeof(T));
+    buf_ = device().alloc((n + guard) * sizeof(T));
     buf_.fill(poison<T>());
   }
   Output(const std::vector<T>& init, size_t guard = 16) : Output(init.size(), guard) {

@@ -214,3 +214,59 @@ TEST(CorpusNorms, FusedAddRmsNormTwoPassColumnLoop) {
   expect_within(widen_half(y.get()), want_y, tol_y, "fused add rmsnorm y");
   expect_within(widen(rstd.get()), ref.rstd, ref.rstd_tol, "fused add rmsnorm rstd");
 }
+
+// LayerNorm backward, tutorial style: 67 rows into GROUP_SIZE_M = 8 lock-protected fp32
+// partial rows (poisoned: the first writer of each stores, by the count protocol), then a
+// column-block reduction of the partials. The rows take the locks in whatever order the
+// CPU's worker threads reach them, so the partial sums' order varies; the bounds below
+// hold for any order. Inputs fp16; mean / rstd are the reference's, rounded to fp32.
+// dx: xhat and w dy in fp32 (2 u), c1, c2 sums of N terms ((N + 1) u of their magnitude
+// sums), then the combination (3 u) and the fp16 rounding. dw / db: each of the M terms
+// rounds (2 u) and M + 8 additions (the partials, the 8-row stage-2 tree).
+TEST(CorpusNorms, TutorialLayerNormBackwardWithSpinLock) {
+  const int64_t M = 67, N = 300, G = 8;
+  Half x = uniform_half(M * N, -2.f, 2.f), dy = uniform_half(M * N), w = uniform_half(N, 0.5f, 1.5f);
+  std::vector<float> mean(M), rstd(M);
+  for (int64_t r = 0; r < M; ++r) {
+    double s = 0, v = 0;
+    for (int64_t c = 0; c < N; ++c) s += x.vals[r * N + c];
+    for (int64_t c = 0; c < N; ++c) v += (x.vals[r * N + c] - s / N) * (x.vals[r * N + c] - s / N);
+    mean[r] = float(s / N), rstd[r] = float(1 / std::sqrt(v / N + 1e-5));
+  }
+  auto k1 = compile("layernorm_bwd_spinlock.py", "_layer_norm_bwd_dx_fused",
+                    "*fp16, *fp16, *fp32, *fp32, *fp16, *fp16, *fp32, *fp32, *i32, i32, i32",
+                    {{"GROUP_SIZE_M", G}, {"BLOCK_SIZE_N", int64_t{512}}});
+  auto k2 = compile("layernorm_bwd_spinlock.py", "_layer_norm_bwd_dwdb", "*fp32, *fp32, *fp32, *fp32, i32, i32",
+                    {{"BLOCK_SIZE_M", int64_t{8}}, {"BLOCK_SIZE_N", int64_t{64}}});
+  auto bdy = upload(dy.bits), bx = upload(x.bits), bw = upload(w.bits), bm = upload(mean), br = upload(rstd);
+  Output<int32_t> lock(std::vector<int32_t>(2 * G, 0));
+  Output<uint16_t> dx(M * N);
+  Output<float> pdw(G * N), pdb(G * N), dw(N), db(N);
+  k1.launch({M}, {dx, bdy, pdw, pdb, bx, bw, bm, br, lock, N, N});
+  k2.launch({cdiv(N, 64)}, {pdw, pdb, dw, db, G, N});
+  std::vector<double> want_dx(M * N), tol_dx(M * N), want_dw(N, 0), want_db(N, 0), tol_dw(N, 0), tol_db(N, 0);
+  for (int64_t r = 0; r < M; ++r) {
+    double c1 = 0, c2 = 0, a1 = 0, a2 = 0;
+    for (int64_t c = 0; c < N; ++c) {
+      double xh = (x.vals[r * N + c] - mean[r]) * rstd[r], wdy = w.vals[c] * dy.vals[r * N + c];
+      c1 += xh * wdy, c2 += wdy, a1 += std::fabs(xh * wdy), a2 += std::fabs(wdy);
+    }
+    c1 /= N, c2 /= N;
+    for (int64_t c = 0; c < N; ++c) {
+      double xh = (x.vals[r * N + c] - mean[r]) * rstd[r], wdy = w.vals[c] * dy.vals[r * N + c];
+      double v = (wdy - (xh * c1 + c2)) * rstd[r];
+      want_dx[r * N + c] = v;
+      tol_dx[r * N + c] = (4 * u * (std::fabs(wdy) + std::fabs(xh * c1) + std::fabs(c2)) +
+                           (N + 3) * u * (std::fabs(xh) * a1 + a2) / N) * rstd[r] + 0x1p-11 * std::fabs(v) * 1.01 + 0x1p-25;
+      want_dw[c] += dy.vals[r * N + c] * xh, tol_dw[c] += std::fabs(dy.vals[r * N + c] * xh);
+      want_db[c] += dy.vals[r * N + c], tol_db[c] += std::fabs(dy.vals[r * N + c]);
+    }
+  }
+  for (int64_t c = 0; c < N; ++c) tol_dw[c] *= (M + 8 + 2) * u, tol_db[c] *= (M + 8) * u;
+  expect_within(widen_half(dx.get()), want_dx, tol_dx, "layernorm backward dx");
+  expect_within(widen(dw.get()), want_dw, tol_dw, "layernorm backward dw (spin-locked partials)");
+  expect_within(widen(db.get()), want_db, tol_db, "layernorm backward db (spin-locked partials)");
+  auto l = lock.get();  // every lock released, every count set
+  for (int64_t i = 0; i < G; ++i) EXPECT_EQ(l[i], 0) << "lock " << i;
+  for (int64_t i = G; i < 2 * G; ++i) EXPECT_EQ(l[i], 1) << "count " << i - G;
+}
