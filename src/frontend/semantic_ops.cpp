@@ -51,8 +51,20 @@ ir::Value* int_arith(ir::Builder& b, OpKind k, ir::Value* x, ir::Value* y, bool 
 
 }  // namespace
 
+// Arithmetic and comparisons whose computation type is an fp8 type (two operands of one fp8
+// type, or one with a Python scalar): upstream 3.6 cannot compile them (its LLVM lowering
+// fails; measured on an H200), so tritium refuses rather than define numbers of its own.
+// Two different fp8 types compute in fp16, which upstream compiles, and so does tritium.
+static void refuse_fp8(const ir::Value* x, const char* what, SrcLoc loc) {
+  if (!x->type.is_ptr && ir::is_fp8(x->type.scalar))
+    throw CompileError(loc, fmt::format("{} of {} values is not supported (upstream Triton cannot compile it either); "
+                                        "convert to fp16 or fp32 first, e.g. x.to(tl.float32)",
+                                        what, tt_name(x->type.scalar)));
+}
+
 ir::Value* add(ir::Builder& b, const Operand& a, const Operand& c, SrcLoc loc, bool sanitize) {
   auto [x, y] = check_binary(b, a, c, loc, true, true, true, false, "+");
+  refuse_fp8(x, "+", loc);
   if (x->type.is_ptr && y->type.is_ptr) throw CompileError(loc, "cannot add pointers together");
   if (y->type.is_ptr) std::swap(x, y);
   if (x->type.is_ptr) {
@@ -68,6 +80,7 @@ ir::Value* add(ir::Builder& b, const Operand& a, const Operand& c, SrcLoc loc, b
 
 ir::Value* sub(ir::Builder& b, const Operand& a, const Operand& c, SrcLoc loc, bool sanitize) {
   auto [x, y] = check_binary(b, a, c, loc, true, false, true, false, "-");
+  refuse_fp8(x, "-", loc);
   if (x->type.is_ptr) return add(b, operand(x), operand(minus(b, y, loc)), loc, false);
   if (x->type.is_float()) return b.binary(OpKind::Sub, x, y, loc);
   if (x->type.is_int()) return int_arith(b, OpKind::Sub, x, y, sanitize, "sub", loc);
@@ -76,6 +89,7 @@ ir::Value* sub(ir::Builder& b, const Operand& a, const Operand& c, SrcLoc loc, b
 
 ir::Value* mul(ir::Builder& b, const Operand& a, const Operand& c, SrcLoc loc, bool sanitize) {
   auto [x, y] = check_binary(b, a, c, loc, false, false, true, false, "*");
+  refuse_fp8(x, "*", loc);
   if (x->type.is_float()) return b.binary(OpKind::Mul, x, y, loc);
   if (x->type.is_int()) return int_arith(b, OpKind::Mul, x, y, sanitize, "mul", loc);
   unexpected(loc, x->type, "*");
@@ -83,6 +97,7 @@ ir::Value* mul(ir::Builder& b, const Operand& a, const Operand& c, SrcLoc loc, b
 
 ir::Value* truediv(ir::Builder& b, const Operand& a, const Operand& c, SrcLoc loc) {
   auto [x, y] = check_binary(b, a, c, loc, false, false, true, true, "/");
+  refuse_fp8(x, "/", loc);
   // After the computation type both have one type: int/int divides in fp32.
   if (x->type.is_int()) {
     x = cast(b, x, Type::of(ScalarType::F32), loc);
@@ -102,6 +117,7 @@ ir::Value* floordiv(ir::Builder& b, const Operand& a, const Operand& c, SrcLoc l
 
 ir::Value* mod(ir::Builder& b, const Operand& a, const Operand& c, SrcLoc loc) {
   auto [x, y] = check_binary(b, a, c, loc, false, false, true, true, "%");
+  refuse_fp8(x, "%", loc);
   if (!x->type.is_float() && !x->type.is_int()) unexpected(loc, x->type, "%");
   return b.binary(OpKind::Rem, x, y, loc);
 }
@@ -163,6 +179,7 @@ ir::Value* minmax(ir::Builder& b, bool is_max, const Operand& a, const Operand& 
 
 ir::Value* compare(ir::Builder& b, const std::string& pred, const Operand& a, const Operand& c, SrcLoc loc) {
   auto [x, y] = check_binary(b, a, c, loc, false, false, true, false, "comparison");
+  refuse_fp8(x, "comparison", loc);
   if (!x->type.is_float() && !x->type.is_int()) unexpected(loc, x->type, "comparison");
   if (x->type.scalar == ScalarType::I1 && pred != "eq" && pred != "ne") {
     x = widen_bool(b, x, loc);
