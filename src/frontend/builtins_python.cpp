@@ -1,7 +1,7 @@
 // Python builtins inside kernels (upstream code_generator.py builtin_namespace and
 // core.py builtin_min / builtin_max): min and max (constexprs fold; tensors chain
-// tl.minimum / tl.maximum), len, int, float, and — tritium's addition, on constexprs only —
-// abs and bool. print is device_print (builtins_debug.cpp).
+// tl.minimum / tl.maximum), len, int, float, isinstance, and — tritium's addition, on
+// constexprs only — abs and bool. print is device_print (builtins_debug.cpp).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -120,6 +120,34 @@ CValue py_abs(BuiltinContext&, CValues args, std::vector<KwArg> kw, SrcLoc loc) 
   fail(loc, "bad operand type for abs(): " + x.describe());
 }
 
+// isinstance(obj, cls) as upstream evaluates it in a kernel: the code generator unwraps
+// constexpr arguments before calling Python's isinstance, so a constexpr 16 is an `int`
+// (and never a tl.constexpr), a run-time value (block pointers included) is a tl.tensor, a
+// tensor descriptor a tl.tensor_descriptor, a tuple a tl.tuple (not a Python tuple / list).
+bool instance_of(const CValue& v, const CValue& cls, SrcLoc loc) {
+  if (cls.kind == K::Tuple && !is_record(cls))  // a kernel's (a, b) is a tl.tuple, not a Python tuple
+    fail(loc, "isinstance() with a tuple of types is not supported (upstream passes a tl.tuple, which Python's "
+              "isinstance rejects); test each type");
+  if (cls.kind != K::Builtin)
+    fail(loc, "isinstance() arg 2 must be a type or a tuple of types, got " + cls.describe());
+  const std::string& n = cls.s;
+  if (n == "py.int") return v.kind == K::Int || v.kind == K::Bool;  // bool is an int in Python
+  if (n == "py.bool") return v.kind == K::Bool;
+  if (n == "py.float") return v.kind == K::Float;
+  if (n == "py.list" || n == "constexpr") return false;
+  if (n == "tensor") return v.kind == K::Tensor || is_block_ptr(v);
+  if (n == "tensor_descriptor" || n == "tensor_descriptor_base") return is_tensor_desc(v);
+  if (n == "dtype") return v.kind == K::DType;
+  if (n == "tuple") return v.kind == K::Tuple && !is_record(v);
+  fail(loc, "isinstance() with " + display_name(n) + " as the type is not supported yet in tritium kernels");
+}
+
+CValue py_isinstance(BuiltinContext&, CValues args, std::vector<KwArg> kw, SrcLoc loc) {
+  if (!kw.empty()) fail(loc, "isinstance() takes no keyword arguments");
+  if (args.size() != 2) fail(loc, fmt::format("isinstance expected 2 arguments, got {}", args.size()));
+  return CValue::of_bool(instance_of(args[0], args[1], loc));
+}
+
 }  // namespace
 
 void register_python(Registry& r) {
@@ -134,7 +162,8 @@ void register_python(Registry& r) {
   r["py.float"] = py_float;
   r["py.bool"] = py_bool;
   r["py.abs"] = py_abs;
-  for (const char* n : {"py.list", "py.isinstance", "py.getattr", "py.hasattr"}) {
+  r["py.isinstance"] = py_isinstance;
+  for (const char* n : {"py.list", "py.getattr", "py.hasattr"}) {
     std::string name = n;
     r[name] = [name](BuiltinContext&, CValues, std::vector<KwArg>, SrcLoc l) -> CValue {
       fail(l, display_name(name) + "() is not supported yet in tritium kernels");

@@ -251,4 +251,44 @@ def k(x_ptr, o_ptr, N: tl.constexpr):
   expect_close(std::vector<float>(o.begin(), o.begin() + n), w, 0x1p-21, 0, "guarded rsqrt");
 }
 
+// isinstance on kernel values as upstream evaluates it (constexprs unwrapped first), and the
+// fused-attention tutorial's `_maybe_make_tensor_desc` (a descriptor passes through, a
+// pointer gets one).
+TEST(ConformanceHelpers, IsInstanceAsUpstreamSeesKernelValues) {
+  const char* src = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def _maybe_make_tensor_desc(desc_or_ptr, shape, strides, block_shape):
+    if isinstance(desc_or_ptr, tl.tensor_descriptor):
+        return desc_or_ptr
+    else:
+        return tl.make_tensor_descriptor(desc_or_ptr, shape, strides, block_shape)
+
+@triton.jit
+def k(x_ptr, o_ptr, f_ptr, n, N: tl.constexpr, F: tl.constexpr, D: tl.constexpr = tl.float16):
+    d = _maybe_make_tensor_desc(x_ptr, [n], [1], [N])
+    d = _maybe_make_tensor_desc(d, [n], [1], [N])
+    tl.store(o_ptr + tl.arange(0, N), d.load([0]) * 2)
+    bp = tl.make_block_ptr(x_ptr, (n,), (1,), (0,), (N,), (0,))
+    flags = (isinstance(N, int), isinstance(True, int), isinstance(F, float), isinstance(F, int),
+             isinstance(N, tl.constexpr), isinstance(n, tl.tensor), isinstance(bp, tl.tensor),
+             isinstance(d, tl.tensor), isinstance(d, tl.tensor_descriptor), isinstance(D, tl.dtype),
+             isinstance((1, 2), tl.tuple), isinstance((1, 2), list), isinstance(x_ptr, tl.tensor),
+             isinstance(N, float))
+    for i in tl.static_range(len(flags)):
+        tl.store(f_ptr + i, flags[i])
+)";
+  const int n = 16;
+  auto x = rand_int<int32_t>(n, -1000, 1000);
+  Case c(src, "k", "*i32, *i32, *i32, i32, 16, 0.5");
+  c.in(x).out<int32_t>(n).out<int32_t>(14).scalar(n);
+  auto r = c.run({1});
+  auto o = r.get<int32_t>(1), f = r.get<int32_t>(2);
+  for (int i = 0; i < n; ++i) EXPECT_EQ(o[i], 2 * x[i]) << i;
+  const std::vector<int32_t> want = {1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 1, 0, 1, 0};
+  EXPECT_EQ(f, want);
+}
+
 }  // namespace

@@ -212,7 +212,15 @@ TEST(Refusals, ConstexprFolding) {
 TEST(Refusals, PythonBuiltins) {
   expect_all({
       {"    y = list((1, 2))\n", "list() is not supported yet in tritium kernels", "list((1, 2))"},
-      {"    y = isinstance(N, int)\n", "isinstance() is not supported yet in tritium kernels", "isinstance("},
+      {"    y = isinstance(N, 2)\n", "isinstance() arg 2 must be a type or a tuple of types, got constexpr int 2",
+       "isinstance("},
+      {"    y = isinstance(x, tl.block_type)\n",
+       "isinstance() with tl.block_type as the type is not supported yet in tritium kernels", "isinstance("},
+      {"    y = isinstance(x)\n", "isinstance expected 2 arguments, got 1", "isinstance("},
+      {"    y = isinstance(x, (int, tl.tensor))\n",
+       "isinstance() with a tuple of types is not supported (upstream passes a tl.tuple, which Python's isinstance "
+       "rejects); test each type",
+       "isinstance("},
       {"    y = getattr(tl, 'load')\n", "getattr() is not supported yet in tritium kernels", "getattr("},
       {"    y = hasattr(tl, 'load')\n", "hasattr() is not supported yet in tritium kernels", "hasattr("},
       {"    y = min()\n", "min() arg is an empty sequence", "min()"},

@@ -649,7 +649,10 @@ TEST_F(BuiltinsTest, PythonBuiltins) {
   EXPECT_TRUE(call("py.bool", {i(2)}).b);
   EXPECT_EQ(call("py.abs", {i(-4)}).i, 4);
   expect_error([&] { call("py.int", {t(S::F32)}); }, "run-time value");
-  expect_error([&] { call("py.isinstance", {i(1), i(2)}); }, "not supported yet");
+  EXPECT_TRUE(call("py.isinstance", {i(1), CValue::builtin("py.int")}).b);
+  EXPECT_FALSE(call("py.isinstance", {i(1), CValue::builtin("constexpr")}).b);  // unwrapped, as upstream
+  EXPECT_TRUE(call("py.isinstance", {t(S::F32, {4}), CValue::builtin("tensor")}).b);
+  expect_error([&] { call("py.isinstance", {i(1), i(2)}); }, "isinstance() arg 2 must be a type");
   expect_error([&] { call("py.min", {f(std::nan(""))}); }, "NaN");
 }
 
