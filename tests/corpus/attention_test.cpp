@@ -151,3 +151,26 @@ TEST(CorpusAttention, DecodeSplitKvGroupedQueryHeads) {
   }
   expect_within(widen_half(o.get()), want, tol, "split-kv decode attention");
 }
+
+// The tensor-descriptor variant (tutorial 3.4+ style): N_CTX = 128 (a multiple of both
+// blocks, as the flattened-descriptor layout requires), 2 x 3 heads, both stages; the same
+// reference and tolerances.
+TEST(CorpusAttention, TensorDescriptorForwardCausalAndNot) {
+  const int64_t Z = 2, H = 3, N = 128, D = 64, BM = 64, BN = 32;
+  const double scale = 1.0 / std::sqrt(double(D));
+  Strides bhsd{H * N * D, N * D, D, 1};
+  Half q = uniform_half(Z * H * N * D), k = uniform_half(Z * H * N * D), v = uniform_half(Z * H * N * D);
+  auto bq = upload(q.bits), bk = upload(k.bits), bv = upload(v.bits);
+  for (bool causal : {false, true}) {
+    auto ref = attention_ref(q.vals, bhsd, k.vals, bhsd, v.vals, bhsd, Z, H, N, D, scale, causal);
+    auto kern = compile("attention_fwd_descriptor.py", "_attn_fwd", "fp32, *fp32, i32, i32, *fp16, *fp16, *fp16, *fp16, i32",
+                        {{"HEAD_DIM", D}, {"BLOCK_M", BM}, {"BLOCK_N", BN}, {"FP8_OUTPUT", false},
+                         {"STAGE", int64_t{causal ? 3 : 1}}, {"warp_specialize", false}});
+    Output<float> m(Z * H * N);
+    Output<uint16_t> o(Z * H * N * D);
+    kern.launch({N / BM, Z * H}, {float(scale), m, Z, H, bq, bk, bv, o, N});
+    std::string what = causal ? "descriptor causal" : "descriptor non-causal";
+    expect_within(widen_half(o.get()), ref.out, ref.out_tol, what + " attention out");
+    expect_within(widen(m.get()), ref.lse2, ref.lse_tol, what + " attention lse (log2)");
+  }
+}

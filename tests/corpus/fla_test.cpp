@@ -180,7 +180,17 @@ TEST(CorpusFla, ChunkLocalCumsumForwardReverseBothLayouts) {
             want[at(b, t, h)] = s * float(scale);
             tol[at(b, t, h)] = ((BT + 3) * chunk_abs * u + u * std::fabs(s)) * scale * 1.01;
           }
-      expect_within(widen(o.get()), want, tol,
-                    std::string("chunk-local cumsum") + (reverse ? " reverse" : " forward") + (head_first ? " head-first" : ""));
+      std::string what = std::string("chunk-local cumsum") + (reverse ? " reverse" : " forward") + (head_first ? " head-first" : "");
+      expect_within(widen(o.get()), want, tol, what);
+      // The same through the decorators (Triton's kernel[grid](...)): the autotuner times
+      // its four num_warps configs, the heuristic sets HAS_SCALE from `scale`, T is not
+      // specialized.
+      Output<float> o2(B * T * H);
+      tritium::GridFn grid = [&](const tritium::Meta&) { return tritium::Grid(cdiv(T, BT), B * H); };
+      int config = run_autotuned("fla_chunk_local_cumsum.py", "chunk_local_cumsum_scalar_kernel", grid,
+                                 {tritium::Arg::tensor(bg, "fp32"), tritium::Arg::tensor(o2.buffer(), "fp32"), float(scale), T},
+                                 {{"H", H}, {"BT", BT}, {"REVERSE", reverse}, {"HEAD_FIRST", head_first}});
+      EXPECT_GE(config, 0);
+      expect_within(widen(o2.get()), want, tol, what + " (Kernel::run)");
     }
 }

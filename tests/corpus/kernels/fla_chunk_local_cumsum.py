@@ -13,7 +13,9 @@ Style imitated
     flash-linear-attention's chunk_local_cumsum_scalar kernel: tl.make_block_ptr over a
     1-D strided view (stride H, or 1 when HEAD_FIRST) loaded with boundary_check=(0,)
     and zero padding past T; tl.cumsum with a REVERSE constexpr (written as total -
-    inclusive + element); an optional HAS_SCALE multiplier; grid (chunks, B * H).
+    inclusive + element); an optional HAS_SCALE multiplier set by @triton.heuristics
+    (`args['scale'] is not None`); @triton.autotune over num_warps written as a list
+    comprehension; @triton.jit(do_not_specialize=['T']); grid (chunks, B * H).
 
 Launch
     grid = (cdiv(T, BT), B * H)
@@ -22,7 +24,14 @@ import triton
 import triton.language as tl
 
 
-@triton.jit
+@triton.heuristics({
+    'HAS_SCALE': lambda args: args['scale'] is not None,
+})
+@triton.autotune(
+    configs=[triton.Config({}, num_warps=num_warps) for num_warps in [1, 2, 4, 8]],
+    key=['BT', 'REVERSE'],
+)
+@triton.jit(do_not_specialize=['T'])
 def chunk_local_cumsum_scalar_kernel(s, o, scale, T, H: tl.constexpr, BT: tl.constexpr,
                                      REVERSE: tl.constexpr, HAS_SCALE: tl.constexpr,
                                      HEAD_FIRST: tl.constexpr):
