@@ -127,6 +127,7 @@ CValue FunctionGen::eval_attribute(const AttributeExpr& e) {
   CValue base = eval(*e.value);
   SrcLoc loc = e.attr_loc.valid() ? e.attr_loc : e.loc;
   if (base.kind == CValue::Kind::Namespace) {
+    if (base.fn_module) return ModuleEnv::module_attr(st_, base, e.attr, loc);  // another Python file
     if (auto v = namespace_attr(base.s, e.attr)) return *v;
     fail(loc, "module '" + base.s + "' has no attribute '" + e.attr + "'");
   }

@@ -4,6 +4,7 @@
 
 #include "frontend/codegen_impl.h"
 #include "frontend/codegen_values.h"
+#include "frontend/module_loader.h"
 
 namespace tritium::frontend::cg {
 
@@ -122,8 +123,60 @@ std::optional<CValue> ModuleEnv::lookup(GenState& st, const std::string& name, S
       if (auto v = namespace_attr(*s, name)) return v;
     return std::nullopt;
   }
+  if (it->second.pending) return resolve_import(st, it->second, use);
   if (!it->second.value) fail(use, it->second.error);
   return *it->second.value;
+}
+
+namespace {
+
+CValue user_module(const LoadedModule& lm, const std::string& dotted) {
+  CValue v = CValue::ns(dotted);
+  v.fn_module = lm.module;
+  v.b = lm.is_package;
+  return v;
+}
+
+}  // namespace
+
+std::optional<CValue> ModuleEnv::resolve_import(GenState& st, Binding& b, SrcLoc use) {
+  const Binding::Import imp = *b.pending;
+  b.pending.reset();
+  const std::string shown = std::string(static_cast<size_t>(imp.level), '.') + imp.module;
+  LoadedModule lm;
+  try {
+    lm = load_module(module_, imp.module, imp.level);
+  } catch (const CompileError& e) {
+    b.error = fmt::format("module '{}' (imported at line {}) does not parse: {}", shown, imp.line, e.message());
+    fail(use, b.error);
+  }
+  if (!lm.module) {
+    b.error = fmt::format("module '{}' (imported at line {}) cannot be used inside a jit function: {} (set "
+                          "TRITIUM_PYTHONPATH to where it lives)",
+                          shown, imp.line, lm.why_not);
+    fail(use, b.error);
+  }
+  if (imp.name.empty()) {
+    b.value = user_module(lm, shown);
+    return b.value;
+  }
+  b.value = module_attr(st, user_module(lm, shown), imp.name, use);
+  return b.value;
+}
+
+CValue ModuleEnv::module_attr(GenState& st, const CValue& m, const std::string& attr, SrcLoc use) {
+  if (auto v = st.env_of(m.fn_module).lookup(st, attr, use)) return *v;
+  if (m.b) {  // a package: its submodule
+    LoadedModule sub;
+    try {
+      sub = load_module(*m.fn_module, attr, 1);
+    } catch (const CompileError& e) {
+      fail(use, fmt::format("module '{}.{}' does not parse: {}", m.s, attr, e.message()));
+    }
+    if (sub.module) return user_module(sub, m.s + "." + attr);
+  }
+  fail(use, fmt::format("cannot import name '{}' from '{}' ({})", attr, m.s,
+                        m.fn_module->source ? m.fn_module->source->name() : std::string("?")));
 }
 
 CValue ModuleEnv::eval_default(GenState& st, const Param& p) {
@@ -182,8 +235,10 @@ void ModuleEnv::exec(GenState& st, const Stmt& s) {
         std::string path = a.asname.empty() ? bound : a.name;
         Binding b;
         if (auto ns = resolve_module(path)) b.value = *ns;
-        else b.error = fmt::format("module '{}' (imported at line {}) cannot be used inside a jit function", path,
-                                   a.loc.line);
+        else if (path == "triton" || path.rfind("triton.", 0) == 0 || is_host_module(path))
+          b.error = fmt::format("module '{}' (imported at line {}) cannot be used inside a jit function", path,
+                                a.loc.line);
+        else b.pending = Binding::Import{path, "", 0, a.loc.line};  // another Python file, on first use
         names_[bound] = b;
       }
       return;
@@ -197,7 +252,11 @@ void ModuleEnv::exec(GenState& st, const Stmt& s) {
           continue;
         }
         Binding b;
-        if (!ns)
+        const bool triton_pkg = imp.level == 0 && (imp.module == "triton" || imp.module.rfind("triton.", 0) == 0 ||
+                                                    is_host_module(imp.module));
+        if (!ns && !triton_pkg)
+          b.pending = Binding::Import{imp.module, a.name, imp.level, a.loc.line};  // another Python file
+        else if (!ns)
           b.error = fmt::format("'{}' is imported from module '{}' (line {}), which cannot be used inside a jit function",
                                 a.name, from, a.loc.line);
         else if (auto v = namespace_attr(ns->s, a.name)) b.value = *v;

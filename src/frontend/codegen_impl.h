@@ -61,6 +61,9 @@ class ModuleEnv {
   /// Throws CompileError at `use` when the binding cannot be used in a kernel (an
   /// unsupported module, a non-constant global, a plain Python function).
   std::optional<CValue> lookup(GenState& st, const std::string& name, SrcLoc use);
+  /// Attribute `attr` of an imported Python module `m` (a Namespace with fn_module set):
+  /// its global, or its submodule when `m` is a package. Throws CompileError at `use`.
+  static CValue module_attr(GenState& st, const CValue& m, const std::string& attr, SrcLoc use);
   /// The default value of parameter `p` of a top-level def (a compile-time value).
   CValue eval_default(GenState& st, const Param& p);
 
@@ -69,7 +72,16 @@ class ModuleEnv {
   struct Binding {
     std::optional<CValue> value;
     std::string error;
+    /// An import of another Python file, resolved on first use (module_loader.h):
+    /// `from <module> import <name>` (name set) or `import <module>` (name empty).
+    struct Import {
+      std::string module, name;
+      int level = 0;
+      uint32_t line = 0;
+    };
+    std::optional<Import> pending;
   };
+  std::optional<CValue> resolve_import(GenState& st, Binding& b, SrcLoc use);
   void ensure_executed(GenState& st);
   void exec(GenState& st, const Stmt& s);
   Binding eval_binding(GenState& st, const Expr& e, const std::string& what);

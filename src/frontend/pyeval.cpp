@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "frontend/module_loader.h"
+
 namespace tritium::frontend {
 namespace {
 
@@ -359,25 +361,70 @@ PyValue PyEvaluator::global(const std::string& name, SrcLoc loc) {
   } else if (auto* f = binding->dyn<FunctionDef>()) {
     v.kind = K::Function;
     v.fn = f;
+    v.module = &module_;
   } else if (auto* im = binding->dyn<ImportStmt>()) {
     for (const Alias& al : im->names) {
       std::string bound = al.asname.empty() ? al.name.substr(0, al.name.find('.')) : al.asname;
-      if (bound == name) {
-        v.kind = K::Module;
-        v.s = al.asname.empty() ? bound : al.name;
-      }
+      if (bound == name) v = import_module(al.asname.empty() ? bound : al.name, 0, loc);
     }
   } else if (auto* im = binding->dyn<ImportFromStmt>()) {
     for (const Alias& al : im->names)
       if ((al.asname.empty() ? al.name : al.asname) == name) {
-        v = attribute(PyValue::named(K::Module, im->module), al.name, al.loc);
+        PyValue m = im->level == 0 && (im->module == "triton" || im->module.rfind("triton.", 0) == 0)
+                        ? PyValue::named(K::Module, im->module)
+                        : import_module(im->module, im->level, loc);
+        v = attribute(m, al.name, loc);
       }
   }
   evaluating_.pop_back();
   return globals_[name] = v;
 }
 
+PyValue PyEvaluator::import_module(const std::string& dotted, int level, SrcLoc loc) {
+  if (level == 0 && (dotted == "triton" || dotted.rfind("triton.", 0) == 0)) return PyValue::named(K::Module, dotted);
+  if (level == 0 && is_host_module(dotted))
+    fail(loc, fmt::format("module '{}' cannot be used in a decorator argument (only the triton package and "
+                          "modules of Python files tritium can find)",
+                          dotted));
+  LoadedModule lm = load_module(module_, dotted, level);
+  if (!lm.module)
+    fail(loc, fmt::format("module '{}{}' cannot be used in a decorator argument: {}", std::string(level, '.'), dotted,
+                          lm.why_not));
+  PyValue m = PyValue::named(K::Module, std::string(level, '.') + dotted);
+  m.module = lm.module;
+  m.b = lm.is_package;
+  return m;
+}
+
 PyValue PyEvaluator::attribute(const PyValue& v, const std::string& attr, SrcLoc loc) {
+  if (v.kind == K::Module && v.module) {  // another Python file: its global, or its submodule
+    const Module& m = *v.module;
+    bool bound = false;
+    for (const auto& st : m.body) {
+      if (auto* a = st->dyn<AssignStmt>())
+        for (const auto& t : a->targets) bound = bound || (t->is<NameExpr>() && t->as<NameExpr>().id == attr);
+      if (auto* a = st->dyn<AnnAssignStmt>()) bound = bound || (a->target->is<NameExpr>() && a->target->as<NameExpr>().id == attr);
+      if (auto* f = st->dyn<FunctionDef>()) bound = bound || f->name == attr;
+      if (auto* im = st->dyn<ImportFromStmt>())
+        for (const Alias& al : im->names) bound = bound || (al.asname.empty() ? al.name : al.asname) == attr;
+      if (auto* im = st->dyn<ImportStmt>())
+        for (const Alias& al : im->names) bound = bound || (al.asname.empty() ? al.name : al.asname) == attr;
+    }
+    if (bound) {
+      PyEvaluator other(m, std::numeric_limits<uint32_t>::max());
+      return other.global(attr, loc);
+    }
+    if (v.b) {
+      LoadedModule sub = load_module(m, attr, 1);
+      if (sub.module) {
+        PyValue r = PyValue::named(K::Module, v.s + "." + attr);
+        r.module = sub.module;
+        r.b = sub.is_package;
+        return r;
+      }
+    }
+    fail(loc, fmt::format("module '{}' has no attribute '{}'", v.s, attr));
+  }
   if (v.kind == K::Module) {
     static const char* kTriton[] = {"Config", "next_power_of_2", "cdiv", "autotune", "heuristics", "jit"};
     if (v.s == "triton")
@@ -539,6 +586,7 @@ PyValue PyEvaluator::eval(const Expr& e, const Env& locals) {
       v.kind = K::Lambda;
       v.lambda_expr = &e.as<LambdaExpr>();
       if (!locals.empty()) fail(e.loc, "a lambda inside a comprehension or function cannot be evaluated here");
+      v.module = &module_;
       return v;
     }
     case ExprKind::Tuple: case ExprKind::List: {
@@ -638,6 +686,10 @@ PyValue PyEvaluator::call(const PyValue& fn, const std::vector<PyValue>& args, S
     ~Guard() { --d; }
   } guard{depth_};
   if (fn.kind == K::Builtin) return call_builtin(fn.s, args, {}, loc);
+  if ((fn.kind == K::Function || fn.kind == K::Lambda) && fn.module && fn.module != &module_) {
+    PyEvaluator other(*fn.module, std::numeric_limits<uint32_t>::max());
+    return other.call(fn, args, loc);
+  }
   if (fn.kind == K::Lambda) {
     const LambdaExpr& l = *fn.lambda_expr;
     Env env;

@@ -32,7 +32,7 @@ struct PyValue {
     Config,    ///< a triton.Config(...)
     Function,  ///< a module-level def (`fn`)
     Lambda,    ///< a lambda expression (`lambda_expr`)
-    Module,    ///< an imported module or namespace (`s` = dotted path)
+    Module,    ///< an imported module or namespace (`s` = dotted path; `module` for another file, `b` = package)
     Builtin,   ///< a builtin callable (`s` = its name, e.g. "triton.cdiv")
     Tensor,    ///< a pointer argument seen by a heuristic (`s` = element dtype, e.g. "fp16")
   };
@@ -46,6 +46,9 @@ struct PyValue {
   std::shared_ptr<PyConfig> config;
   const FunctionDef* fn = nullptr;
   const LambdaExpr* lambda_expr = nullptr;
+  /// The module a Function / Lambda is defined in, or that a Module value is (another Python
+  /// file, loaded by module_loader.h); null for the evaluator's own module.
+  const Module* module = nullptr;
 
   static PyValue none() { return {}; }
   static PyValue of_bool(bool v);
@@ -90,9 +93,12 @@ class PyEvaluator {
   /// Calls a Function, Lambda or Builtin value with positional arguments. Throws CompileError at `loc`.
   PyValue call(const PyValue& fn, const std::vector<PyValue>& args, SrcLoc loc);
 
- private:
+  /// Module-level name `name` as seen from the evaluator's statement.
   PyValue global(const std::string& name, SrcLoc loc);
+
+ private:
   PyValue attribute(const PyValue& v, const std::string& attr, SrcLoc loc);
+  PyValue import_module(const std::string& dotted, int level, SrcLoc loc);
   PyValue call_expr(const CallExpr& c, const Env& locals);
   PyValue call_builtin(const std::string& name, const std::vector<PyValue>& args,
                        const std::vector<std::pair<std::string, PyValue>>& kwargs, SrcLoc loc);

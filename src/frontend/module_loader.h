@@ -1,0 +1,38 @@
+// Finding and parsing the Python files a kernel's file imports, so jit helpers and module
+// constants defined in other files resolve as Python's import system would find them
+// (`from fla.ops.utils.op import exp`, `from .utils import helper`, `import mylib.kern as k`).
+//
+// Search, for `from A.B import c` / `import A.B` seen in file F:
+//   * relative imports (level L >= 1): the directory of F, then L - 1 parents up;
+//   * absolute imports: the directory above F's outermost package (walking up from F's
+//     directory while it holds an __init__.py), F's own directory (Python puts the
+//     script's directory on sys.path), then each directory of the TRITIUM_PYTHONPATH and
+//     PYTHONPATH environment variables (colon-separated), in that order;
+//   * in each: A/B.py, else A/B/__init__.py.
+// A module is parsed at most once per process for a given (path, size, modification time);
+// parsed modules are never freed (IR locations point into their sources).
+#pragma once
+#include <string>
+
+#include "frontend/ast.h"
+
+namespace tritium::frontend {
+
+/// The outcome of an import lookup.
+struct LoadedModule {
+  const Module* module = nullptr;  ///< null when not found (then `why_not` says where it looked)
+  std::string path;                ///< the file parsed
+  bool is_package = false;         ///< an __init__.py
+  std::string why_not;
+};
+
+/// True for modules that are never Python files of the user's (the Python standard library,
+/// torch, numpy, ...: `torch`, `torch.nn`, `os.path`); imports of them are not searched for.
+bool is_host_module(const std::string& dotted);
+
+/// Loads module `dotted` (empty for `from . import x`) imported with `level` leading dots
+/// by `importer`. Never throws for a missing module (see why_not); a file that does not
+/// tokenize is reported as CompileError by the parser, as for the kernel's own file.
+LoadedModule load_module(const Module& importer, const std::string& dotted, int level);
+
+}  // namespace tritium::frontend
