@@ -105,7 +105,17 @@ int run_compile(const CompileArgs& a) {
     CompileOptions options;
     Meta known;
     for (const std::string& t : a.arg_values) known.insert(parse_arg_value(t));
-    const Meta constexprs = kernel.resolve_meta(a.signature, a.config, {}, known, &options);
+    Meta constexprs;
+    try {
+      constexprs = kernel.resolve_meta(a.signature, a.config, {}, known, &options);
+    } catch (const CompileError& e) {
+      // Decorators that compute their arguments with host code (device queries, environment
+      // variables) cannot be evaluated; a signature that gives every value does not need them.
+      if (a.config >= 0 || !a.arg_values.empty()) throw;
+      std::string first = e.what();
+      first = first.substr(0, first.find('\n'));
+      fmt::print(stderr, "tritium compile: note: the decorators of '{}' are not used: {}\n", a.kernel, first);
+    }
     if (a.config >= 0 && (a.num_warps >= 0 || a.num_stages >= 0))
       return usage("--num-warps / --num-stages conflict with --config (the config sets them)");
     if (a.num_warps >= 0) options.num_warps = a.num_warps;

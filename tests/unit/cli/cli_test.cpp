@@ -301,4 +301,20 @@ TEST(Cli, ConfigAndArgResolveTheMetaParameters) {
   EXPECT_TRUE(contains(r.err, "not an integer, float or bool")) << r.err;
 }
 
+TEST(Cli, DecoratorsThatNeedHostCodeAreSkippedWhenTheSignatureGivesEverything) {
+  std::string file = tmp_path("host_deco.py");
+  std::ofstream(file) << "import os\nimport triton\nimport triton.language as tl\n\n"
+                         "@triton.autotune(configs=[triton.Config({'BLOCK': int(os.environ['B'])})], key=['n'])\n"
+                         "@triton.jit\ndef k(x_ptr, n, BLOCK: tl.constexpr):\n"
+                         "    tl.store(x_ptr + tl.arange(0, BLOCK), n)\n";
+  Result r = run("compile '" + file + "' -k k -s '*i32, i32, 64'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "note: the decorators of 'k' are not used:")) << r.err;
+  EXPECT_TRUE(contains(r.out, "make_range {end = 64, start = 0}")) << r.out;
+  // With --config the decorators are needed: their error is the result.
+  r = run("compile '" + file + "' -k k -s '*i32, i32' --config 0");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.err, "module 'os' cannot be used in a decorator argument")) << r.err;
+}
+
 }  // namespace
