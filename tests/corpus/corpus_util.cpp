@@ -50,18 +50,34 @@ uint16_t to_half(double v) {
 }
 double half_value(uint16_t h) { return conformance::half_to_float(h); }
 
-Half uniform_half(size_t n, float lo, float hi) {
+namespace {
+// `n` uniform values rounded to a 16-bit format by `round`, never zero after rounding.
+Half uniform16(size_t n, float lo, float hi, uint16_t (*round)(float), float (*value)(uint16_t)) {
   Half h;
   std::uniform_real_distribution<float> d(lo, hi);
   h.bits.resize(n);
   h.vals.resize(n);
   for (size_t i = 0; i < n; ++i) {
     uint16_t b;
-    do b = conformance::half_rne(d(rng())); while ((b & 0x7FFF) == 0);
+    do b = round(d(rng())); while ((b & 0x7FFF) == 0);
     h.bits[i] = b;
-    h.vals[i] = conformance::half_to_float(b);
+    h.vals[i] = value(b);
   }
   return h;
+}
+}  // namespace
+
+Half uniform_half(size_t n, float lo, float hi) {
+  return uniform16(n, lo, hi, conformance::half_rne, conformance::half_to_float);
+}
+Half uniform_bf16(size_t n, float lo, float hi) {
+  return uniform16(n, lo, hi, conformance::bf16_rne, conformance::bf16_to_float);
+}
+
+std::vector<double> widen_bf16(const std::vector<uint16_t>& v) {
+  std::vector<double> r(v.size());
+  for (size_t i = 0; i < v.size(); ++i) r[i] = conformance::bf16_to_float(v[i]);
+  return r;
 }
 
 std::vector<double> widen(const std::vector<float>& v) { return std::vector<double>(v.begin(), v.end()); }

@@ -41,13 +41,19 @@ std::vector<float> uniform(size_t n, float lo = -1.f, float hi = 1.f);
 /// `n` uniform integers in [lo, hi] (inclusive).
 std::vector<int64_t> uniform_int(size_t n, int64_t lo, int64_t hi);
 
-/// fp16 data: the bit patterns to upload and their exact values.
+/// 16-bit float data (fp16, or bf16 from uniform_bf16): the bit patterns to upload and
+/// their exact values.
 struct Half {
   std::vector<uint16_t> bits;
   std::vector<double> vals;
 };
 /// `n` uniform values in [lo, hi] rounded to fp16 (never zero after rounding).
 Half uniform_half(size_t n, float lo = -1.f, float hi = 1.f);
+
+/// `n` uniform values in [lo, hi] rounded to bf16 (never zero after rounding).
+Half uniform_bf16(size_t n, float lo = -1.f, float hi = 1.f);
+/// Exact value of a bf16 bit pattern, element-wise.
+std::vector<double> widen_bf16(const std::vector<uint16_t>& v);
 
 /// binary16 bits of `v` rounded to nearest even (once, from the double; overflow gives inf).
 uint16_t to_half(double v);

@@ -20,31 +20,38 @@ double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
 }  // namespace
 
-// SwiGLU forward in fp16 with a row stride wider than the row: silu(a) is fp32 (sigmoid
-// 4 ulp, one product), cast to fp16, times b in fp16: two fp16 roundings.
-TEST(CorpusLiger, SwiGluForwardFp16) {
+// SwiGLU forward in fp16 and bf16 with a row stride wider than the row: silu(a) is fp32
+// (sigmoid 4 ulp, one product), cast to the input dtype, times b in that dtype: two
+// roundings of half an ulp (2^-11 fp16, 2^-8 bf16; fp16 also 2^-25 absolute when subnormal).
+TEST(CorpusLiger, SwiGluForwardFp16AndBf16) {
   const int64_t rows = 19, cols = 700, ld = 704;
-  Half a = uniform_half(rows * ld, -4.f, 4.f), b = uniform_half(rows * ld, -2.f, 2.f);
-  auto k = compile("liger_swiglu.py", "_swiglu_forward_kernel", "*fp16, *fp16, *fp16, i32",
-                   {{"n_cols", cols}, {"BLOCK_SIZE", int64_t{1024}}});
-  auto ba = upload(a.bits), bb = upload(b.bits);
-  Output<uint16_t> c(rows * ld);
-  k.launch({rows}, {ba, bb, c, ld});
-  auto cv = c.get();
-  std::vector<double> got, want, tol;
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t j = 0; j < ld; ++j) {
-      size_t i = r * ld + j;
-      if (j >= cols) {
-        EXPECT_EQ(cv[i], poison<uint16_t>()) << "row padding written, row " << r;
-        continue;
+  for (bool bf16 : {false, true}) {
+    const double half_ulp = bf16 ? 0x1p-8 : 0x1p-11, sub = bf16 ? 0.0 : 0x1p-25;
+    Half a = bf16 ? uniform_bf16(rows * ld, -4.f, 4.f) : uniform_half(rows * ld, -4.f, 4.f);
+    Half b = bf16 ? uniform_bf16(rows * ld, -2.f, 2.f) : uniform_half(rows * ld, -2.f, 2.f);
+    std::string t = bf16 ? "*bf16" : "*fp16";
+    auto k = compile("liger_swiglu.py", "_swiglu_forward_kernel", t + ", " + t + ", " + t + ", i32",
+                     {{"n_cols", cols}, {"BLOCK_SIZE", int64_t{1024}}});
+    auto ba = upload(a.bits), bb = upload(b.bits);
+    Output<uint16_t> c(rows * ld);
+    k.launch({rows}, {ba, bb, c, ld});
+    auto cv = c.get();
+    std::vector<uint16_t> got;
+    std::vector<double> want, tol;
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t j = 0; j < ld; ++j) {
+        size_t i = r * ld + j;
+        if (j >= cols) {
+          EXPECT_EQ(cv[i], poison<uint16_t>()) << "row padding written, row " << r;
+          continue;
+        }
+        double silu = a.vals[i] * sigmoid(a.vals[i]), v = silu * b.vals[i];
+        got.push_back(cv[i]);
+        want.push_back(v);
+        tol.push_back((2 * half_ulp + 0x1p-21 + 2 * u) * std::fabs(v) * 1.01 + sub * (std::fabs(b.vals[i]) + 1));
       }
-      double silu = a.vals[i] * sigmoid(a.vals[i]), v = silu * b.vals[i];
-      got.push_back(half_value(cv[i]));
-      want.push_back(v);
-      tol.push_back((2 * 0x1p-11 + 0x1p-21 + 2 * u) * std::fabs(v) * 1.01 + 0x1p-25 * (std::fabs(b.vals[i]) + 1));
-    }
-  expect_within(got, want, tol, "swiglu forward");
+    expect_within(bf16 ? widen_bf16(got) : widen_half(got), want, tol, bf16 ? "swiglu forward bf16" : "swiglu forward");
+  }
 }
 
 // SwiGLU backward, in place over a and b (fp16): da = dc b (s + silu (1 - s)), db = dc silu,

@@ -267,3 +267,47 @@ TEST(CorpusMisc, MoeAlignBlockSizeWithCumsum) {
     for (int64_t b = want_off[e] / BS; b < want_off[e + 1] / BS; ++b) EXPECT_EQ(bv[b], e) << "block " << b;
   for (int64_t b = want_off[E] / BS; b < max_padded / BS; ++b) EXPECT_EQ(bv[b], poison<int32_t>()) << "block " << b;
 }
+
+// MoE routing: 100 tokens over 60 experts (BLOCK_E 64: padded columns), top-4 with and
+// without renormalisation, BLOCK_T 16 (a ragged last tile), planted exact ties (two
+// experts with equal logits: the lower id first). Ids exact; weights: the softmax
+// (exp 2^-21 after a subtraction of u |x - max| <= 8 u, 60-term sum 60 u, division 2^-21)
+// and the renormalising division by the sum of 4 (2^-21 + 4 u).
+TEST(CorpusMisc, MoeTopkSoftmaxRouting) {
+  const int64_t T = 100, E = 60, K = 4;
+  auto x = uniform(T * E, -4.f, 4.f);
+  x[3 * E + 10] = x[3 * E + 50] = 9.f;   // a tie for the first place
+  x[5 * E + 20] = x[5 * E + 2] = 8.5f;   // a tie for the first place, reversed order
+  auto bx = upload(x);
+  for (bool renorm : {false, true}) {
+    auto k = compile("moe_topk_softmax.py", "topk_softmax_kernel", "*fp32, *fp32, *i32, i32",
+                     {{"E", E}, {"BLOCK_E", int64_t{64}}, {"TOPK", K}, {"RENORMALIZE", renorm}, {"BLOCK_T", int64_t{16}}});
+    Output<float> w(T * K);
+    Output<int32_t> ids(T * K);
+    k.launch({cdiv(T, 16)}, {bx, w, ids, T});
+    std::vector<int32_t> want_ids(T * K);
+    std::vector<double> want_w(T * K), tol_w(T * K);
+    for (int64_t t = 0; t < T; ++t) {
+      double mx = -INFINITY, s = 0;
+      for (int64_t e = 0; e < E; ++e) mx = std::max(mx, double(x[t * E + e]));
+      std::vector<std::pair<double, int>> pe;
+      for (int64_t e = 0; e < E; ++e) s += std::exp(x[t * E + e] - mx);
+      for (int64_t e = 0; e < E; ++e) pe.push_back({-std::exp(x[t * E + e] - mx) / s, int(e)});
+      std::sort(pe.begin(), pe.end());  // descending probability, then ascending id
+      double top = 0;
+      for (int64_t j = 0; j < K; ++j) top += -pe[j].first;
+      for (int64_t j = 0; j < K; ++j) {
+        double p = -pe[j].first, rel = 8 * u + 2 * 0x1p-21 + E * u;
+        want_ids[t * K + j] = pe[j].second;
+        want_w[t * K + j] = renorm ? p / top : p;
+        tol_w[t * K + j] = want_w[t * K + j] * (renorm ? 2 * rel + 0x1p-21 + 4 * u : rel);
+      }
+    }
+    EXPECT_EQ(want_ids[3 * K], 10);
+    EXPECT_EQ(want_ids[3 * K + 1], 50);
+    EXPECT_EQ(want_ids[5 * K], 2);
+    std::string what = renorm ? "moe routing (renormalised)" : "moe routing";
+    expect_equal(ids.get(), want_ids, what + " ids");
+    expect_within(widen(w.get()), want_w, tol_w, what + " weights");
+  }
+}

@@ -35,21 +35,25 @@ RmsRef rms_ref(const std::vector<double>& x, int64_t rows, int64_t cols, int64_t
   return r;
 }
 
-const char* kRmsFwdSig = "*fp16, i32, *fp16, i32, *fp16, i32, *fp32, i32, i32, fp32, fp32";
-
-// casting_mode -1 / 0 / 1 = none / llama / gemma (module constants of liger_rmsnorm.py).
-void run_rms_forward_fp16(int64_t mode, double offset) {
+// casting_mode -1 / 0 / 1 = none / llama / gemma (module constants of liger_rmsnorm.py),
+// on fp16 or bf16 data: each cast rounds by `half_ulp` (2^-11 fp16, 2^-8 bf16) relative,
+// `sub` absolute below the normal range (fp16 subnormals; bf16 has fp32's range).
+void run_rms_forward_16(int64_t mode, double offset, bool bf16) {
   const int64_t rows = 37, cols = 300, ld = 320;  // padded rows; BLOCK_SIZE 512 > cols
-  const double eps = 1e-6;
-  Half x = uniform_half(rows * ld, -2.f, 2.f), w = uniform_half(cols, -1.f, 1.f);
-  auto k = compile("liger_rmsnorm.py", "_rms_norm_forward_kernel", kRmsFwdSig,
+  const double eps = 1e-6, half_ulp = bf16 ? 0x1p-8 : 0x1p-11, sub = bf16 ? 0.0 : 0x1p-25;
+  Half x = bf16 ? uniform_bf16(rows * ld, -2.f, 2.f) : uniform_half(rows * ld, -2.f, 2.f);
+  Half w = bf16 ? uniform_bf16(cols, -1.f, 1.f) : uniform_half(cols, -1.f, 1.f);
+  std::string t = bf16 ? "*bf16" : "*fp16";
+  auto k = compile("liger_rmsnorm.py", "_rms_norm_forward_kernel",
+                   t + ", i32, " + t + ", i32, " + t + ", i32, *fp32, i32, i32, fp32, fp32",
                    {{"casting_mode", mode}, {"BLOCK_SIZE", int64_t{512}}});
   auto bx = upload(x.bits), bw = upload(w.bits);
   Output<uint16_t> y(rows * ld);
   Output<float> rstd(rows);
   k.launch({rows}, {y, ld, bx, ld, bw, 1, rstd, 1, cols, float(eps), float(offset)});
   RmsRef ref = rms_ref(x.vals, rows, cols, ld, eps);
-  std::vector<double> got, want, tol;
+  std::vector<double> want, tol;
+  std::vector<uint16_t> got_bits;
   auto yv = y.get();
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t c = 0; c < ld; ++c) {
@@ -60,20 +64,22 @@ void run_rms_forward_fp16(int64_t mode, double offset) {
       double scale = offset + w.vals[c];
       double v = x.vals[i * ld + c] * ref.rstd[i] * scale;
       want.push_back(v);
-      got.push_back(half_value(yv[i * ld + c]));
-      // llama rounds x * rstd to fp16 before the weight (one more 2^-11 and 2^-25 * |scale|)
-      double extra = mode == 0 ? 0x1p-11 * std::fabs(v) + 0x1p-25 * std::fabs(scale) : 0.0;
-      tol.push_back((0x1p-11 + (cols + 8) / 2.0 * u + 0x1p-21) * std::fabs(v) * 1.01 + extra + 0x1p-25);
+      got_bits.push_back(yv[i * ld + c]);
+      // llama rounds x * rstd to the input dtype before the weight (one more rounding)
+      double extra = mode == 0 ? half_ulp * std::fabs(v) + sub * std::fabs(scale) : 0.0;
+      tol.push_back((half_ulp + (cols + 8) / 2.0 * u + 0x1p-21) * std::fabs(v) * 1.01 + extra + sub);
     }
-  std::string what = mode == 0 ? "llama" : "gemma";
-  expect_within(got, want, tol, "rmsnorm " + what + " y");
+  std::string what = std::string(mode == 0 ? "llama" : "gemma") + (bf16 ? " bf16" : " fp16");
+  expect_within(bf16 ? widen_bf16(got_bits) : widen_half(got_bits), want, tol, "rmsnorm " + what + " y");
   expect_within(widen(rstd.get()), ref.rstd, ref.rstd_tol, "rmsnorm " + what + " rstd");
 }
 
 }  // namespace
 
-TEST(CorpusNorms, LigerRmsNormForwardLlamaCasting) { run_rms_forward_fp16(0, 0.0); }
-TEST(CorpusNorms, LigerRmsNormForwardGemmaCasting) { run_rms_forward_fp16(1, 1.0); }
+TEST(CorpusNorms, LigerRmsNormForwardLlamaCasting) { run_rms_forward_16(0, 0.0, false); }
+TEST(CorpusNorms, LigerRmsNormForwardGemmaCasting) { run_rms_forward_16(1, 1.0, false); }
+TEST(CorpusNorms, LigerRmsNormForwardLlamaCastingBf16) { run_rms_forward_16(0, 0.0, true); }
+TEST(CorpusNorms, LigerRmsNormForwardGemmaCastingBf16) { run_rms_forward_16(1, 1.0, true); }
 
 // casting_mode "none" on fp32 data (the dtype rules alone; fp32 throughout): the y
 // tolerance adds the fp32 products x*rstd and *(offset + w) and the addition offset + w.

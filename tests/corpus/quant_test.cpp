@@ -118,3 +118,56 @@ TEST(CorpusQuant, GptqInt4MatmulDequantInTheKLoop) {
   kern.launch({cdiv(M, 16) * cdiv(N, 32)}, {ba, bq, bs, bz, c, M, N, K});
   expect_within(widen_half(c.get()), want, fp16_result_tol(want, abs_sum, K + K / 32), "gptq int4 matmul");
 }
+
+namespace {
+
+// Value of an fp8e4nv (e4m3fn) code: bias 7, 3 mantissa bits, subnormals of 2^-9, no
+// infinities, 0x7F / 0xFF NaN.
+double e4m3_value(uint8_t c) {
+  int s = c >> 7, e = (c >> 3) & 0xF, m = c & 7;
+  if (e == 15 && m == 7) return NAN;
+  double v = e == 0 ? std::ldexp(m, -9) : std::ldexp(8 + m, e - 10);
+  return s ? -v : v;
+}
+
+}  // namespace
+
+// Per-token quantization, int8 and fp8e4nv, rows of 1000 (BLOCK 1024). The scale is one
+// fp32 division (2^-21). The quotient x / scale is another (2^-21) of a value r = x * 127 /
+// absmax (or * 448): each code must be a correct rounding of some value within that error
+// of r, i.e. |q - r| <= half a step of the format at q (int8: 0.5; e4m3: 2^-4 |q| in the
+// normal range, 2^-10 below it) + r 2^-20; and within the format's range. Every row's
+// maximum maps to +-127 / +-448 exactly up to that error.
+TEST(CorpusQuant, PerTokenInt8AndFp8ActivationQuant) {
+  const int64_t rows = 17, cols = 1000;
+  Half x = uniform_half(rows * cols, -3.f, 3.f);
+  for (int r = 0; r < rows; ++r) x.bits[r * cols + 7 * r] = to_half(10.0 + r), x.vals[r * cols + 7 * r] = 10.0 + r;
+  auto bx = upload(x.bits);
+  for (bool fp8 : {false, true}) {
+    const double qmax = fp8 ? 448.0 : 127.0;
+    auto k = compile("quant_per_token_act.py", fp8 ? "per_token_quant_fp8_kernel" : "per_token_quant_int8_kernel",
+                     std::string("*fp16, ") + (fp8 ? "*fp8e4nv" : "*i8") + ", *fp32, i32", {{"BLOCK", int64_t{1024}}});
+    Output<uint8_t> q(rows * cols);
+    Output<float> scale(rows);
+    k.launch({rows}, {bx, q, scale, cols});
+    auto qv = q.get();
+    std::vector<double> want_s(rows), tol_s(rows), got, want, tol;
+    for (int64_t r = 0; r < rows; ++r) {
+      double amax = 0;
+      for (int64_t c = 0; c < cols; ++c) amax = std::max(amax, std::fabs(x.vals[r * cols + c]));
+      want_s[r] = amax / qmax, tol_s[r] = 0x1p-21 * want_s[r];
+      for (int64_t c = 0; c < cols; ++c) {
+        double ratio = x.vals[r * cols + c] / want_s[r];
+        double code = fp8 ? e4m3_value(qv[r * cols + c]) : double(int8_t(qv[r * cols + c]));
+        double step = fp8 ? (std::fabs(code) >= 0x1p-6 ? 0x1p-4 * std::fabs(code) : 0x1p-10) : 0.5;
+        got.push_back(code);
+        want.push_back(ratio);
+        tol.push_back(step + std::fabs(ratio) * 0x1p-20);
+      }
+    }
+    std::string what = fp8 ? "per-token fp8" : "per-token int8";
+    expect_within(widen(scale.get()), want_s, tol_s, what + " scales");
+    expect_within(got, want, tol, what + " codes");
+    for (double g : got) ASSERT_LE(std::fabs(g), qmax) << what << ": code outside the format's range";
+  }
+}
