@@ -133,6 +133,7 @@ const bi::Registry& registry() {
     bi::register_libdevice(reg);
     bi::register_shape(reg);
     bi::register_reduce(reg);
+    bi::register_map(reg);
     bi::register_dot(reg);
     bi::register_debug(reg);
     bi::register_python(reg);
@@ -147,7 +148,7 @@ const std::set<std::string>& not_yet() {
       "tensor_descriptor", "tensor_descriptor_type", "rand", "rand4x", "randint",
       "randint4x", "randn", "randn4x", "philox", "philox_impl", "pair_uniform_to_normal",
       "uint_to_uniform_float", "inline_asm_elementwise", "dot_scaled",
-      "map_elementwise", "condition", "float8e4b8", "float8e5b16", "void", "block_type", "tuple",
+      "condition", "float8e4b8", "float8e5b16", "void", "block_type", "tuple",
       "tuple_type", "slice", "pi32_t", "constexpr_type", "target_info", "extern_elementwise",
   };
   return s;

@@ -119,6 +119,7 @@ void register_math(Registry& r);      // builtins_math.cpp
 void register_libdevice(Registry& r); // builtins_libdevice.cpp
 void register_shape(Registry& r);     // builtins_shape.cpp
 void register_reduce(Registry& r);    // builtins_reduce.cpp
+void register_map(Registry& r);       // builtins_map.cpp
 void register_dot(Registry& r);       // builtins_dot.cpp
 void register_debug(Registry& r);     // builtins_debug.cpp
 void register_python(Registry& r);    // builtins_python.cpp

@@ -38,13 +38,13 @@ const std::set<std::string>& tl_functions() {
       "multiple_of", "max_contiguous", "max_constancy", "static_assert", "static_print", "device_print",
       "device_assert", "debug_barrier", "assume", "add", "sub", "mul", "swizzle2d", "pointer_type",
       "atomic_add", "atomic_and", "atomic_cas", "atomic_max", "atomic_min", "atomic_or", "atomic_xchg", "atomic_xor",
-      "associative_scan", "cumsum", "cumprod", "flip", "sort", "topk", "bitonic_merge", "cat", "gather", "histogram", "make_block_ptr", "advance", "make_tensor_descriptor",
+      "associative_scan", "cumsum", "cumprod", "flip", "sort", "topk", "bitonic_merge", "map_elementwise", "cat", "gather", "histogram", "make_block_ptr", "advance", "make_tensor_descriptor",
       "load_tensor_descriptor", "store_tensor_descriptor",
       // markers / code generator
       "constexpr", "const", "tensor", "dtype", "range", "static_range",
       // refused for now
       "tensor_descriptor", "tensor_descriptor_type", "inline_asm_elementwise",
-      "dot_scaled", "map_elementwise", "condition", "float8e4b8", "float8e5b16",
+      "dot_scaled", "condition", "float8e4b8", "float8e5b16",
       "void", "block_type", "tuple", "tuple_type", "slice", "pi32_t", "constexpr_type", "target_info",
   };
   return s;

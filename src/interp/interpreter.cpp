@@ -231,6 +231,38 @@ class Executor {
                                                  : eval_scan(op, operands, combine, batched));
   }
 
+  // tl.map_elementwise: the region once over whole tensors when it is plain elementwise
+  // arithmetic (same values), else once per element with scalar arguments.
+  void exec_map(const ir::Op& op, Frame& f) {
+    std::vector<Val> operands;
+    for (const ir::Value* v : op.operands) operands.push_back(f.get(op, v));
+    const ir::Block& region = op.body();
+    auto run = [&](const std::vector<Val>& args) {
+      std::vector<Val> out;
+      if (run_region(op, region, f, args, out) == Flow::kReturn) refuse(op, "return inside a map_elementwise region");
+      if (out.size() != op.results.size()) refuse(op, "map_elementwise region yields the wrong number of values");
+      return out;
+    };
+    const int64_t n = operands[0].numel;
+    std::vector<Val> results;
+    for (const ir::Value* r : op.results) results.push_back(Val::of_type(r->type));
+    for (int64_t i = 0; i < n; ++i) {
+      std::vector<Val> args;
+      for (size_t k = 0; k < operands.size(); ++k) {
+        Val a = Val::of_type(region.args[k]->type);
+        store_bits(a, 0, load_bits(operands[k], i));
+        args.push_back(std::move(a));
+      }
+      std::vector<Val> out = run(args);
+      for (size_t k = 0; k < out.size(); ++k) {
+        if (out[k].numel != 1 || out[k].scalar != results[k].scalar)
+          refuse(op, "map_elementwise region yields a value of another type");
+        store_bits(results[k], i, load_bits(out[k], 0));
+      }
+    }
+    set_results(op, f, std::move(results));
+  }
+
   void exec_assert(const ir::Op& op, Frame& f) {
     if (!l_.options->debug) return;
     const Val& c = f.get(op, op.operands[0]);
@@ -313,6 +345,7 @@ class Executor {
       case OpKind::AtomicCAS: res(eval_atomic_cas(op, in(0), in(1), in(2), mc_)); break;
       case OpKind::Dot: res(eval_dot(op, in(0), in(1), in(2))); break;
       case OpKind::Reduce: case OpKind::Scan: exec_reduce_or_scan(op, f); break;
+      case OpKind::MapElementwise: exec_map(op, f); break;
       case OpKind::For: return exec_for(op, f);
       case OpKind::If: return exec_if(op, f);
       case OpKind::While: return exec_while(op, f);

@@ -140,6 +140,10 @@
 // (alternating, in the row's direction at the last stage).
 // Bitonic merge (tl.bitonic_merge, attr merge = 1): stage s = L alone, with f = `descending`.
 //
+// MapElementwise (tl.map_elementwise): the region runs once per element, in linear order,
+// with scalar arguments (the operands' elements at that position); its yields are the
+// results' elements there. Control flow in the region is per element.
+//
 // Dot a[M,K] · b[K,N] + acc[M,N] (or batched [B,M,K]·[B,K,N]+[B,M,N]): for each output
 // element, r = acc[m,n]; for k = 0..K-1 ascending: r = fma(a[m,k], b[k,n], r); a and b are
 // converted exactly to the accumulator type first:

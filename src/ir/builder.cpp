@@ -41,6 +41,14 @@ Op* Builder::create(OpKind kind, std::vector<Value*> operands, std::vector<Type>
   return raw;
 }
 
+Value* Builder::add_result(Op* op, Type t) {
+  Value* v = fn_->new_value(std::move(t));
+  v->def = op;
+  v->index = static_cast<int>(op->results.size());
+  op->results.push_back(v);
+  return v;
+}
+
 Value* Builder::add_block_arg(Block& b, Type t) {
   Value* v = fn_->new_value(std::move(t));
   v->block = &b;

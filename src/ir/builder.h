@@ -58,6 +58,9 @@ class Builder {
   /// `after_types` (= the values passed by condition); results = after_types.
   Op* create_while(std::vector<Value*> inits, std::vector<Type> after_types, const Loc& loc);
   /// reduce/scan: combine region with 2N scalar args (lhs..., rhs...).
+  /// Appends a result of type `t` to `op` (for ops whose result types are known only once
+  /// their region is built, e.g. map_elementwise).
+  Value* add_result(Op* op, Type t);
   Op* create_reduce(OpKind kind, std::vector<Value*> operands, int axis, std::vector<Type> result_types,
                     const Loc& loc);
 

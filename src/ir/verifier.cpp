@@ -260,6 +260,23 @@ class Verifier {
         yields_match(o, o.body(), elems);
         break;
       }
+      case OpKind::MapElementwise: {
+        if (o.regions.size() != 1) { fail(o, "needs one region"); break; }
+        const Block& body = o.body();
+        if (body.args.size() != o.operands.size()) fail(o, "one region argument per operand expected");
+        for (size_t i = 0; i < o.operands.size() && i < body.args.size(); ++i) {
+          if (o.operands[i]->type.shape != o.operands[0]->type.shape) fail(o, "operands of different shapes");
+          if (!(body.args[i]->type == o.operands[i]->type.element())) fail(o, "region argument type differs");
+        }
+        std::vector<Type> elems;
+        for (auto* r : o.results) {
+          if (r->type.shape != o.operands[0]->type.shape) fail(o, "result shape differs from the operands'");
+          elems.push_back(r->type.element());
+        }
+        block(body, OpKind::Yield, true);
+        yields_match(o, body, elems);
+        break;
+      }
       case OpKind::For: {
         if (o.regions.size() != 1) { fail(o, "for needs one region"); break; }
         for (int i = 0; i < 3; ++i)

@@ -565,6 +565,7 @@ void Emitter::emit_op(const Op& op) {
     case OpKind::Dot: emit_dot(op); return;
     case OpKind::Reduce: emit_reduce(op); return;
     case OpKind::Scan: emit_scan(op); return;
+    case OpKind::MapElementwise: emit_map(op); return;
     case OpKind::Sort: emit_sort(op); return;
     case OpKind::For: emit_for(op); return;
     case OpKind::If: emit_if(op); return;

@@ -197,6 +197,10 @@ class Emitter {
   /// tl.histogram: int32 counts of the (unmasked) input values in [0, num_bins).
   void emit_histogram(const ir::Op& op);
 
+  // ---- tl.map_elementwise (cpu_emit_map.cpp) ------------------------------------------------
+  /// The scalar function of the op's region, once per element of the common shape.
+  void emit_map(const ir::Op& op);
+
   // ---- dot (cpu_emit_dot.cpp) -------------------------------------------------------------
   void emit_dot(const ir::Op& op);
 

@@ -600,9 +600,9 @@ TEST_F(BuiltinsTest, ValueAttributes) {
   EXPECT_EQ(type_of(call_builtin(ctx, la->s, {p, f(1.0)}, {}, loc)), Type::tensor(S::F32, {4}));  // the old values
   CValue pa = call_method(ctx, value_attr(ctx, p, "atomic_max", loc), {f(2.0)}, {}, loc);      // method form
   EXPECT_EQ(type_of(pa), Type::tensor(S::F32, {4}));
-  auto lc = namespace_attr("triton.language", "map_elementwise");
+  auto lc = namespace_attr("triton.language", "dot_scaled");
   ASSERT_TRUE(lc);
-  expect_error([&] { call_builtin(ctx, lc->s, {x}, {}, loc); }, "tl.map_elementwise is not supported yet");
+  expect_error([&] { call_builtin(ctx, lc->s, {x}, {}, loc); }, "tl.dot_scaled is not supported yet");
   verify();
 }
 
@@ -632,7 +632,7 @@ TEST_F(BuiltinsTest, HintsAndDebugging) {
   EXPECT_EQ(fn.body.ops.back()->attr_str("prefix"), " x: ");
   call("debug_barrier", {});
   EXPECT_EQ(fn.body.ops.back()->kind, OpKind::Barrier);
-  expect_error([&] { call("map_elementwise", {}); }, "tl.map_elementwise is not supported yet");
+  expect_error([&] { call("inline_asm_elementwise", {}); }, "tl.inline_asm_elementwise is not supported yet");
   expect_error([&] { call("dot_scaled", {}); }, "not supported yet");
   expect_error([&] { call("range", {i(4)}); }, "iterator of a for loop");
   EXPECT_EQ(call("constexpr", {i(4)}).i, 4);  // tl.constexpr(4) is 4
