@@ -6,34 +6,17 @@
 #include <functional>
 #include <mutex>
 
+#include "../conformance/conformance_util.h"
 #include "../conformance/halfbits.h"
 
 namespace corpus {
 
-std::mt19937_64& rng() {
-  static thread_local std::mt19937_64 g;
-  static thread_local std::string seeded_for;
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : "";
-  if (name != seeded_for) {
-    g.seed(std::hash<std::string>{}(name) ^ 0xC0FFEEull);
-    seeded_for = name;
-  }
-  return g;
-}
+std::mt19937_64& rng() { return conformance::rng(); }
 
-std::vector<float> uniform(size_t n, float lo, float hi) {
-  std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<float> v(n);
-  for (auto& x : v) do x = d(rng()); while (x == 0.f);
-  return v;
-}
+std::vector<float> uniform(size_t n, float lo, float hi) { return conformance::rand_f32(n, lo, hi); }
 
 std::vector<int64_t> uniform_int(size_t n, int64_t lo, int64_t hi) {
-  std::uniform_int_distribution<int64_t> d(lo, hi);
-  std::vector<int64_t> v(n);
-  for (auto& x : v) x = d(rng());
-  return v;
+  return conformance::rand_int<int64_t>(n, lo, hi, /*nonzero=*/false);
 }
 
 uint16_t to_half(double v) {

@@ -33,7 +33,8 @@ using tritium::cdiv;
 
 // ---- random inputs -----------------------------------------------------------------------
 
-/// A generator seeded from the current test's name (so a failure reproduces on its own).
+/// A generator seeded from the current test's name (so a failure reproduces on its own):
+/// the conformance harness's (tests/conformance/conformance_util.cpp, linked in).
 std::mt19937_64& rng();
 
 /// `n` uniform values in [lo, hi], never exactly zero.

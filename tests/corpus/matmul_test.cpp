@@ -7,6 +7,7 @@
 // bounded by sum |a b|). An fp16 result then rounds once more: half an ulp, 2^-11 of its
 // magnitude (2^-25 absolute in the subnormal range). An fp32 result adds 2^-24 relative.
 #include <algorithm>
+#include <array>
 
 #include "corpus_util.h"
 
@@ -210,4 +211,40 @@ TEST(CorpusMatmul, SplitKWithDeterministicReduction) {
   for (int64_t i = 0; i < M * N; ++i)
     tol[i] = (K * 17 / 16 + split) * 0x1p-24 * p.abs_sum[i] + 0x1p-11 * std::fabs(p.c[i]) * 1.01 + 0x1p-25;
   expect_within(widen_half(c.get()), p.c, tol, "split-k result");
+}
+
+// Grouped GEMM over 4 problems of different, ragged sizes (one with K < BLOCK_K), their
+// operands in separate buffers passed as an int64 address array; 3 programs share the 2 +
+// 6 + 1 + 4 tiles. Tolerance per problem as for the tutorial kernel, plus one rounding per
+// K tile (accumulator += dot: K + K / 16 additions).
+TEST(CorpusMatmul, GroupedGemmThroughPointerArrays) {
+  const std::vector<std::array<int64_t, 3>> sizes = {{40, 20, 70}, {64, 96, 33}, {5, 17, 9}, {70, 50, 128}};
+  std::vector<Problem> probs;
+  std::vector<tritium::Buffer> bufs;
+  std::vector<int64_t> pa, pb, pc;
+  std::vector<int32_t> mnk, lds;
+  for (auto [M, N, K] : sizes) {
+    probs.push_back(make_problem(M, N, K));
+    bufs.push_back(upload(probs.back().a.bits));
+    pa.push_back(int64_t(reinterpret_cast<uintptr_t>(bufs.back().device_ptr())));
+    bufs.push_back(upload(probs.back().b.bits));
+    pb.push_back(int64_t(reinterpret_cast<uintptr_t>(bufs.back().device_ptr())));
+    mnk.insert(mnk.end(), {int32_t(M), int32_t(N), int32_t(K)});
+    lds.insert(lds.end(), {int32_t(K), int32_t(N), int32_t(N)});
+  }
+  std::vector<Output<uint16_t>> cs;
+  for (auto [M, N, K] : sizes) cs.emplace_back(M * N);
+  for (auto& c : cs) pc.push_back(int64_t(reinterpret_cast<uintptr_t>(c.buffer().device_ptr())));
+  auto k = compile("matmul_grouped_ptr_array.py", "grouped_matmul_kernel", "*i64, *i64, *i64, *i32, *i32, i32",
+                   {{"NUM_SM", int64_t{3}}, {"BLOCK_SIZE_M", int64_t{32}}, {"BLOCK_SIZE_N", int64_t{32}},
+                    {"BLOCK_SIZE_K", int64_t{16}}});
+  auto ba = upload(pa), bb = upload(pb), bc = upload(pc), bs = upload(mnk), bl = upload(lds);
+  k.launch({3}, {ba, bb, bc, bs, bl, int64_t(sizes.size())});
+  for (size_t g = 0; g < sizes.size(); ++g) {
+    const Problem& p = probs[g];
+    std::vector<double> tol(p.c.size());
+    for (size_t i = 0; i < tol.size(); ++i)
+      tol[i] = (p.K + p.K / 16 + 1) * 0x1p-24 * p.abs_sum[i] * 1.01 + 0x1p-11 * std::fabs(p.c[i]) * 1.01 + 0x1p-25;
+    expect_within(widen_half(cs[g].get()), p.c, tol, "grouped gemm problem " + std::to_string(g));
+  }
 }
