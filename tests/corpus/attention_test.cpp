@@ -174,3 +174,122 @@ TEST(CorpusAttention, TensorDescriptorForwardCausalAndNot) {
     expect_within(widen(m.get()), ref.lse2, ref.lse_tol, what + " attention lse (log2)");
   }
 }
+
+namespace {
+
+// Tolerance of sum_i a_i b_i computed with a's relative error `ea` (per term) and fp32
+// accumulation over n terms: (ea + n u) sum |a_i b_i|.
+struct GradRef {
+  std::vector<double> dq, dk, dv, tq, tk, tv;
+};
+
+// float64 gradients of softmax(scale Q K^T) V for one (batch, head) block of N rows, plus
+// their tolerances. The kernel recomputes p = exp2(s log2 e - M) from fp32 M (the reference
+// lse2 rounded: 2^-24 |M| ln 2 relative in p), exp2 (2^-21), and the score's D-term fp32 dot
+// (score_err); p and ds are rounded to fp16 (2^-11) before their dots; Delta is the fp32 sum
+// of the fp16 O (O rounded to fp16: 2^-11 sum |o do|, plus D u). Each gradient sums N
+// terms: the per-term relative error of the rounded factor plus N u.
+GradRef attention_grads(const double* q, const double* k, const double* v, const double* o16, const double* dout,
+                        const float* m32, int64_t N, int64_t D, double scale, bool causal) {
+  const double u = 0x1p-24;
+  std::vector<double> P(N * N, 0), dS(N * N, 0), eP(N * N, 0), eS(N * N, 0);
+  for (int64_t i = 0; i < N; ++i) {
+    int64_t last = causal ? i : N - 1;
+    std::vector<double> s(N);
+    double mx = -INFINITY, l = 0, delta = 0, delta16 = 0, delta_abs = 0;
+    for (int64_t j = 0; j <= last; ++j) {
+      double dot = 0, ad = 0;
+      for (int64_t d = 0; d < D; ++d) dot += q[i * D + d] * k[j * D + d], ad += std::fabs(q[i * D + d] * k[j * D + d]);
+      s[j] = dot * scale, mx = std::max(mx, s[j]);
+      eP[i * N + j] = 0x1p-21 + D * u * ad * scale + 0x1p-24 * std::fabs(double(m32[i])) + 4 * u;
+    }
+    for (int64_t j = 0; j <= last; ++j) l += std::exp(s[j] - mx);
+    for (int64_t d = 0; d < D; ++d) delta16 += o16[i * D + d] * dout[i * D + d], delta_abs += std::fabs(o16[i * D + d] * dout[i * D + d]);
+    std::vector<double> dp(N, 0), dp_abs(N, 0);
+    for (int64_t j = 0; j <= last; ++j) {
+      P[i * N + j] = std::exp(s[j] - mx) / l;
+      for (int64_t d = 0; d < D; ++d) dp[j] += dout[i * D + d] * v[j * D + d], dp_abs[j] += std::fabs(dout[i * D + d] * v[j * D + d]);
+      delta += P[i * N + j] * dp[j];
+    }
+    // Delta as the kernel computes it (from the fp16 O) is within 2^-11 sum |o do| of the
+    // exact rowsum(P dP) (O's rounding) plus the fp32 sum.
+    double e_delta = std::fabs(delta16 - delta) + (D + 1) * u * delta_abs + 0x1p-11 * delta_abs;
+    for (int64_t j = 0; j <= last; ++j) {
+      double p = P[i * N + j], g = dp[j] - delta;
+      dS[i * N + j] = p * g;
+      eS[i * N + j] = eP[i * N + j] * std::fabs(p * g) + p * (D * u * dp_abs[j] + e_delta + u * std::fabs(g)) +
+                      0x1p-11 * std::fabs(p * g) + 0x1p-25;
+    }
+  }
+  GradRef r;
+  r.dq.assign(N * D, 0), r.dk.assign(N * D, 0), r.dv.assign(N * D, 0);
+  r.tq.assign(N * D, 0), r.tk.assign(N * D, 0), r.tv.assign(N * D, 0);
+  for (int64_t i = 0; i < N; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double p = P[i * N + j], ds = dS[i * N + j];
+      if (p == 0) continue;
+      for (int64_t d = 0; d < D; ++d) {
+        r.dv[j * D + d] += p * dout[i * D + d];
+        r.tv[j * D + d] += (eP[i * N + j] + 0x1p-11 + N * u) * p * std::fabs(dout[i * D + d]) + 0x1p-25 * std::fabs(dout[i * D + d]);
+        r.dk[j * D + d] += scale * ds * q[i * D + d];
+        r.tk[j * D + d] += scale * (eS[i * N + j] + N * u * std::fabs(ds)) * std::fabs(q[i * D + d]);
+        r.dq[i * D + d] += scale * ds * k[j * D + d];
+        r.tq[i * D + d] += scale * (eS[i * N + j] + N * u * std::fabs(ds)) * std::fabs(k[j * D + d]);
+      }
+    }
+  // the fp16 outputs
+  for (int64_t x = 0; x < N * D; ++x) {
+    r.tq[x] += 0x1p-11 * std::fabs(r.dq[x]) + 0x1p-25;
+    r.tk[x] += 0x1p-11 * std::fabs(r.dk[x]) + 0x1p-25;
+    r.tv[x] += 0x1p-11 * std::fabs(r.dv[x]) + 0x1p-25;
+  }
+  return r;
+}
+
+}  // namespace
+
+// The backward kernels on 2 heads of 128 tokens, causal and not: preprocess (Delta), dK /
+// dV per key block, dQ per query block, from the reference forward's O (rounded to fp16)
+// and log2 LSE (rounded to fp32).
+TEST(CorpusAttention, TutorialBackwardDkDvDq) {
+  const int64_t Z = 1, H = 2, N = 128, D = 64, BH = Z * H;
+  const double scale = 1.0 / std::sqrt(double(D));
+  Strides bhsd{H * N * D, N * D, D, 1};
+  Half q = uniform_half(BH * N * D), k = uniform_half(BH * N * D), v = uniform_half(BH * N * D),
+       dout = uniform_half(BH * N * D);
+  auto bq = upload(q.bits), bk = upload(k.bits), bv = upload(v.bits), bdo = upload(dout.bits);
+  const std::map<std::string, tritium::ConstexprValue> pre_cx = {{"HEAD_DIM", D}, {"PRE_BLOCK", int64_t{32}}};
+  auto pre = compile("attention_bwd.py", "_attn_bwd_preprocess", "*fp16, *fp16, *fp32, i32", pre_cx);
+  for (bool causal : {false, true}) {
+    auto fwd = attention_ref(q.vals, bhsd, k.vals, bhsd, v.vals, bhsd, Z, H, N, D, scale, causal);
+    std::vector<uint16_t> o16(BH * N * D);
+    std::vector<double> o16v(BH * N * D);
+    for (size_t i = 0; i < o16.size(); ++i) o16[i] = to_half(fwd.out[i]), o16v[i] = half_value(o16[i]);
+    std::vector<float> m32(fwd.lse2.begin(), fwd.lse2.end());
+    auto bo = upload(o16), bm = upload(m32);
+    Output<float> delta(BH * N);
+    pre.launch({N / 32, BH}, {bo, bdo, delta, N});
+    auto dkdv = compile("attention_bwd.py", "_attn_bwd_dkdv",
+                        "*fp16, *fp16, *fp16, fp32, *fp16, *fp16, *fp16, *fp32, *fp32, i32, i32, i32",
+                        {{"BLOCK_M1", int64_t{32}}, {"BLOCK_N1", int64_t{64}}, {"HEAD_DIM", D}, {"CAUSAL", causal}});
+    auto dqk = compile("attention_bwd.py", "_attn_bwd_dq",
+                       "*fp16, *fp16, *fp16, fp32, *fp16, *fp16, *fp32, *fp32, i32, i32, i32",
+                       {{"BLOCK_M2", int64_t{64}}, {"BLOCK_N2", int64_t{32}}, {"HEAD_DIM", D}, {"CAUSAL", causal}});
+    Output<uint16_t> dq(BH * N * D), dk(BH * N * D), dv(BH * N * D);
+    dkdv.launch({N / 64, BH}, {bq, bk, bv, float(scale), bdo, dk, dv, bm, delta, D, 1, N});
+    dqk.launch({N / 64, BH}, {bq, bk, bv, float(scale), bdo, dq, bm, delta, D, 1, N});
+    std::vector<double> wq, wk, wv, tq, tk, tv;
+    for (int64_t bh = 0; bh < BH; ++bh) {
+      size_t off = bh * N * D;
+      auto g = attention_grads(&q.vals[off], &k.vals[off], &v.vals[off], &o16v[off], &dout.vals[off], &m32[bh * N], N, D,
+                               float(scale), causal);
+      wq.insert(wq.end(), g.dq.begin(), g.dq.end()), tq.insert(tq.end(), g.tq.begin(), g.tq.end());
+      wk.insert(wk.end(), g.dk.begin(), g.dk.end()), tk.insert(tk.end(), g.tk.begin(), g.tk.end());
+      wv.insert(wv.end(), g.dv.begin(), g.dv.end()), tv.insert(tv.end(), g.tv.begin(), g.tv.end());
+    }
+    std::string what = causal ? "attention backward (causal) " : "attention backward ";
+    expect_within(widen_half(dq.get()), wq, tq, what + "dq");
+    expect_within(widen_half(dk.get()), wk, tk, what + "dk");
+    expect_within(widen_half(dv.get()), wv, tv, what + "dv");
+  }
+}
