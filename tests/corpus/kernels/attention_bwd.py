@@ -42,6 +42,12 @@ def _attn_bwd_preprocess(O, DO, Delta, N_CTX, HEAD_DIM: tl.constexpr, PRE_BLOCK:
 
 
 @triton.jit
+def _tile(ptr, rows, offs_k, stride_tok, stride_d):
+    # the [len(rows), HEAD_DIM] tile of rows `rows` of a (token, dim) matrix
+    return ptr + rows[:, None] * stride_tok + offs_k[None, :] * stride_d
+
+
+@triton.jit
 def _attn_bwd_dkdv(Q, K, V, sm_scale, DO, DK, DV, M, D, stride_tok, stride_d, N_CTX,
                    BLOCK_M1: tl.constexpr, BLOCK_N1: tl.constexpr, HEAD_DIM: tl.constexpr,
                    CAUSAL: tl.constexpr):
@@ -50,27 +56,22 @@ def _attn_bwd_dkdv(Q, K, V, sm_scale, DO, DK, DV, M, D, stride_tok, stride_d, N_
     pid = tl.program_id(0)
     bhid = tl.program_id(1)
     adj = (bhid * N_CTX * HEAD_DIM).to(tl.int64)
-    Q += adj
-    K += adj
-    V += adj
-    DO += adj
-    DK += adj
-    DV += adj
+    Q, K, V, DO, DK, DV = Q + adj, K + adj, V + adj, DO + adj, DK + adj, DV + adj
     M += bhid * N_CTX
     D += bhid * N_CTX
 
     start_n = pid * BLOCK_N1
     offs_n = start_n + tl.arange(0, BLOCK_N1)
     offs_k = tl.arange(0, HEAD_DIM)
-    k = tl.load(K + offs_n[:, None] * stride_tok + offs_k[None, :] * stride_d)
-    v = tl.load(V + offs_n[:, None] * stride_tok + offs_k[None, :] * stride_d)
+    k = tl.load(_tile(K, offs_n, offs_k, stride_tok, stride_d))
+    v = tl.load(_tile(V, offs_n, offs_k, stride_tok, stride_d))
     dk = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=tl.float32)
     dv = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=tl.float32)
 
     start_m = start_n if CAUSAL else 0
     offs_m = start_m + tl.arange(0, BLOCK_M1)
     qT_ptrs = Q + offs_m[None, :] * stride_tok + offs_k[:, None] * stride_d
-    do_ptrs = DO + offs_m[:, None] * stride_tok + offs_k[None, :] * stride_d
+    do_ptrs = _tile(DO, offs_m, offs_k, stride_tok, stride_d)
     step_m = BLOCK_M1
     num_steps = (N_CTX - start_m) // BLOCK_M1
     curr_m = start_m
@@ -96,8 +97,8 @@ def _attn_bwd_dkdv(Q, K, V, sm_scale, DO, DK, DV, M, D, stride_tok, stride_d, N_
         do_ptrs += step_m * stride_tok
 
     dk *= sm_scale
-    tl.store(DV + offs_n[:, None] * stride_tok + offs_k[None, :] * stride_d, dv.to(tl.float16))
-    tl.store(DK + offs_n[:, None] * stride_tok + offs_k[None, :] * stride_d, dk.to(tl.float16))
+    tl.store(_tile(DV, offs_n, offs_k, stride_tok, stride_d), dv.to(tl.float16))
+    tl.store(_tile(DK, offs_n, offs_k, stride_tok, stride_d), dk.to(tl.float16))
 
 
 @triton.jit
@@ -109,19 +110,15 @@ def _attn_bwd_dq(Q, K, V, sm_scale, DO, DQ, M, D, stride_tok, stride_d, N_CTX,
     pid = tl.program_id(0)
     bhid = tl.program_id(1)
     adj = (bhid * N_CTX * HEAD_DIM).to(tl.int64)
-    Q += adj
-    K += adj
-    V += adj
-    DO += adj
-    DQ += adj
+    Q, K, V, DO, DQ = Q + adj, K + adj, V + adj, DO + adj, DQ + adj
     M += bhid * N_CTX
     D += bhid * N_CTX
 
     start_m = pid * BLOCK_M2
     offs_m = start_m + tl.arange(0, BLOCK_M2)
     offs_k = tl.arange(0, HEAD_DIM)
-    q = tl.load(Q + offs_m[:, None] * stride_tok + offs_k[None, :] * stride_d)
-    do = tl.load(DO + offs_m[:, None] * stride_tok + offs_k[None, :] * stride_d)
+    q = tl.load(_tile(Q, offs_m, offs_k, stride_tok, stride_d))
+    do = tl.load(_tile(DO, offs_m, offs_k, stride_tok, stride_d))
     m = tl.load(M + offs_m)[:, None]
     Di = tl.load(D + offs_m)
     dq = tl.zeros([BLOCK_M2, HEAD_DIM], dtype=tl.float32)
@@ -147,4 +144,4 @@ def _attn_bwd_dq(Q, K, V, sm_scale, DO, DQ, M, D, stride_tok, stride_d, N_CTX,
         kT_ptrs += BLOCK_N2 * stride_tok
         vT_ptrs += BLOCK_N2 * stride_tok
     dq *= sm_scale
-    tl.store(DQ + offs_m[:, None] * stride_tok + offs_k[None, :] * stride_d, dq.to(tl.float16))
+    tl.store(_tile(DQ, offs_m, offs_k, stride_tok, stride_d), dq.to(tl.float16))

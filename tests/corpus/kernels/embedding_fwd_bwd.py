@@ -23,14 +23,16 @@ import triton.language as tl
 
 
 @triton.jit
+def _tile_offsets(n_tokens, D, BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr):
+    offs_m = tl.program_id(0) * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    offs_n = tl.program_id(1) * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    return offs_m, offs_n, offs_m < n_tokens, offs_n < D
+
+
+@triton.jit
 def embedding_forward_kernel(ids_ptr, weight_ptr, out_ptr, n_tokens, D, scale, padding_idx,
                              BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr):
-    pid_m = tl.program_id(0)
-    pid_n = tl.program_id(1)
-    offs_m = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
-    offs_n = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
-    mask_m = offs_m < n_tokens
-    mask_n = offs_n < D
+    offs_m, offs_n, mask_m, mask_n = _tile_offsets(n_tokens, D, BLOCK_SIZE_M, BLOCK_SIZE_N)
     ids = tl.load(ids_ptr + offs_m, mask=mask_m, other=0)
     rows = tl.load(weight_ptr + ids[:, None] * D + offs_n[None, :],
                    mask=mask_m[:, None] & mask_n[None, :], other=0.0)
@@ -41,12 +43,7 @@ def embedding_forward_kernel(ids_ptr, weight_ptr, out_ptr, n_tokens, D, scale, p
 @triton.jit
 def embedding_backward_kernel(ids_ptr, dout_ptr, dweight_ptr, n_tokens, D, padding_idx,
                               BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr):
-    pid_m = tl.program_id(0)
-    pid_n = tl.program_id(1)
-    offs_m = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
-    offs_n = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
-    mask_m = offs_m < n_tokens
-    mask_n = offs_n < D
+    offs_m, offs_n, mask_m, mask_n = _tile_offsets(n_tokens, D, BLOCK_SIZE_M, BLOCK_SIZE_N)
     ids = tl.load(ids_ptr + offs_m, mask=mask_m, other=padding_idx)
     g = tl.load(dout_ptr + offs_m[:, None] * D + offs_n[None, :], mask=mask_m[:, None] & mask_n[None, :], other=0.0)
     live = mask_m[:, None] & mask_n[None, :] & (ids != padding_idx)[:, None]

@@ -26,17 +26,24 @@ from triton.language.extra.cuda import libdevice
 
 
 @triton.jit
+def _load_row_and_scale(x_ptr, scale_ptr, row, cols, mask, n_cols, QMAX: tl.constexpr):
+    # the row in fp32 and its scale absmax / QMAX (stored)
+    x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0).to(tl.float32)
+    absmax = tl.maximum(tl.max(tl.abs(x)), 1e-10)
+    scale = absmax / QMAX
+    tl.store(scale_ptr + row, scale)
+    return x, scale
+
+
+@triton.jit
 def per_token_quant_int8_kernel(x_ptr, q_ptr, scale_ptr, n_cols, BLOCK: tl.constexpr):
     row = tl.program_id(0).to(tl.int64)
     cols = tl.arange(0, BLOCK)
     mask = cols < n_cols
-    x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0).to(tl.float32)
-    absmax = tl.maximum(tl.max(tl.abs(x)), 1e-10)
-    scale = absmax / 127.0
+    x, scale = _load_row_and_scale(x_ptr, scale_ptr, row, cols, mask, n_cols, 127.0)
     q = libdevice.round(x / scale)
     q = tl.minimum(tl.maximum(q, -127.0), 127.0).to(tl.int8)
     tl.store(q_ptr + row * n_cols + cols, q, mask=mask)
-    tl.store(scale_ptr + row, scale)
 
 
 @triton.jit
@@ -44,9 +51,6 @@ def per_token_quant_fp8_kernel(x_ptr, q_ptr, scale_ptr, n_cols, BLOCK: tl.conste
     row = tl.program_id(0).to(tl.int64)
     cols = tl.arange(0, BLOCK)
     mask = cols < n_cols
-    x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0).to(tl.float32)
-    absmax = tl.maximum(tl.max(tl.abs(x)), 1e-10)
-    scale = absmax / 448.0
+    x, scale = _load_row_and_scale(x_ptr, scale_ptr, row, cols, mask, n_cols, 448.0)
     q = tl.clamp(x / scale, -448.0, 448.0).to(tl.float8e4nv)
     tl.store(q_ptr + row * n_cols + cols, q, mask=mask)
-    tl.store(scale_ptr + row, scale)

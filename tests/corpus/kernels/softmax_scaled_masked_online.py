@@ -22,6 +22,14 @@ import triton.language as tl
 
 
 @triton.jit
+def _scores(x_row, m_row, offs, inb, scale):
+    # x * scale, with Megatron's -10000 where the mask is set
+    s = tl.load(x_row + offs, mask=inb, other=0.0).to(tl.float32) * scale
+    drop = tl.load(m_row + offs, mask=inb, other=0)
+    return tl.where(drop != 0, -10000.0, s)
+
+
+@triton.jit
 def scaled_masked_softmax_kernel(x_ptr, mask_ptr, y_ptr, n_cols, scale, BLOCK: tl.constexpr):
     row = tl.program_id(0).to(tl.int64)
     x_row = x_ptr + row * n_cols
@@ -33,10 +41,7 @@ def scaled_masked_softmax_kernel(x_ptr, mask_ptr, y_ptr, n_cols, scale, BLOCK: t
     for start in range(0, n_cols, BLOCK):
         offs = start + cols
         inb = offs < n_cols
-        s = tl.load(x_row + offs, mask=inb, other=0.0).to(tl.float32) * scale
-        drop = tl.load(m_row + offs, mask=inb, other=0)
-        s = tl.where(drop != 0, -10000.0, s)
-        s = tl.where(inb, s, -float("inf"))
+        s = tl.where(inb, _scores(x_row, m_row, offs, inb, scale), -float("inf"))
         m_new = tl.maximum(m_i, s)
         # lanes that have seen nothing yet keep m = -inf: guard the rescale
         alpha = tl.where(m_new == -float("inf"), 0.0, tl.exp(m_i - m_new))
@@ -48,7 +53,5 @@ def scaled_masked_softmax_kernel(x_ptr, mask_ptr, y_ptr, n_cols, scale, BLOCK: t
     for start in range(0, n_cols, BLOCK):
         offs = start + cols
         inb = offs < n_cols
-        s = tl.load(x_row + offs, mask=inb, other=0.0).to(tl.float32) * scale
-        drop = tl.load(m_row + offs, mask=inb, other=0)
-        s = tl.where(drop != 0, -10000.0, s)
+        s = _scores(x_row, m_row, offs, inb, scale)
         tl.store(y_row + offs, (tl.exp(s - m) / d).to(tl.float16), mask=inb)
