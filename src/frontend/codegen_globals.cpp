@@ -4,7 +4,9 @@
 
 #include "frontend/codegen_impl.h"
 #include "frontend/codegen_values.h"
+#include "frontend/decorators.h"
 #include "frontend/module_loader.h"
+#include "frontend/stdlib/stdlib.h"
 
 namespace tritium::frontend::cg {
 
@@ -20,9 +22,25 @@ std::string decorator_name(const Expr& e) {
   return "";
 }
 
+// PyTorch Inductor's helper module, whose names generated kernels use: its `libdevice` and
+// `math` (tl.extra.libdevice, tl.math) and its jit helpers (tritium's stdlib/_inductor.py).
+constexpr const char* kInductorHelpers = "torch._inductor.runtime.triton_helpers";
+
+// `from <module> import <name>` of Inductor's runtime package, or nullopt.
+std::optional<CValue> inductor_import(const std::string& module, const std::string& name) {
+  if (module == kInductorHelpers) {
+    if (name == "libdevice") return CValue::ns("libdevice");
+    if (name == "math") return CValue::ns("triton.language.math");
+    return stdlib::lookup("triton.language._inductor", name);
+  }
+  if (module == "torch._inductor.runtime" && name == "triton_helpers") return CValue::ns("triton.language._inductor");
+  return std::nullopt;
+}
+
 // Dotted module path → its namespace value ("triton.language" → Namespace), or nullopt
 // when it is not (a part of) the Triton package.
 std::optional<CValue> resolve_module(const std::string& dotted) {
+  if (dotted == kInductorHelpers) return CValue::ns("triton.language._inductor");
   size_t dot = dotted.find('.');
   std::string first = dotted.substr(0, dot);
   if (first != "triton") return std::nullopt;
@@ -58,35 +76,6 @@ bool is_jit_function(const FunctionDef& f) {
     if (decorator_name(*d) == "jit") return true;
   return false;
 }
-
-namespace {
-
-// The dotted path a decorator names, through the module's imports: `gluon.jit` after
-// `from triton.experimental import gluon` → "triton.experimental.gluon.jit" ("" if unknown).
-std::string decorator_path(const Module& m, const Expr& e) {
-  if (auto* c = e.dyn<CallExpr>()) return decorator_path(m, *c->func);
-  if (auto* a = e.dyn<AttributeExpr>()) {
-    std::string base = decorator_path(m, *a->value);
-    return base.empty() ? "" : base + "." + a->attr;
-  }
-  auto* n = e.dyn<NameExpr>();
-  if (!n) return "";
-  std::string path;
-  for (const auto& s : m.body) {
-    if (auto* im = s->dyn<ImportStmt>()) {
-      for (const Alias& al : im->names) {
-        std::string bound = al.asname.empty() ? al.name.substr(0, al.name.find('.')) : al.asname;
-        if (bound == n->id) path = al.asname.empty() ? bound : al.name;
-      }
-    } else if (auto* im = s->dyn<ImportFromStmt>()) {
-      for (const Alias& al : im->names)
-        if ((al.asname.empty() ? al.name : al.asname) == n->id) path = im->module + "." + al.name;
-    }
-  }
-  return path;
-}
-
-}  // namespace
 
 void refuse_gluon(const Module& m, const FunctionDef& f) {
   for (const auto& d : f.decorators) {
@@ -254,7 +243,9 @@ void ModuleEnv::exec(GenState& st, const Stmt& s) {
         Binding b;
         const bool triton_pkg = imp.level == 0 && (imp.module == "triton" || imp.module.rfind("triton.", 0) == 0 ||
                                                     is_host_module(imp.module));
-        if (!ns && !triton_pkg)
+        if (auto v = imp.level == 0 ? inductor_import(imp.module, a.name) : std::nullopt)
+          b.value = *v;
+        else if (!ns && !triton_pkg)
           b.pending = Binding::Import{imp.module, a.name, imp.level, a.loc.line};  // another Python file
         else if (!ns)
           b.error = fmt::format("'{}' is imported from module '{}' (line {}), which cannot be used inside a jit function",

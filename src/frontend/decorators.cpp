@@ -176,6 +176,29 @@ void jit_options(PyEvaluator& ev, const FunctionDef& fn, const CallExpr& c, Kern
 
 }  // namespace
 
+std::string decorator_path(const Module& m, const Expr& e) {
+  if (auto* c = e.dyn<CallExpr>()) return decorator_path(m, *c->func);
+  if (auto* a = e.dyn<AttributeExpr>()) {
+    std::string base = decorator_path(m, *a->value);
+    return base.empty() ? "" : base + "." + a->attr;
+  }
+  auto* n = e.dyn<NameExpr>();
+  if (!n) return "";
+  std::string path;
+  for (const auto& s : m.body) {
+    if (auto* im = s->dyn<ImportStmt>()) {
+      for (const Alias& al : im->names) {
+        std::string bound = al.asname.empty() ? al.name.substr(0, al.name.find('.')) : al.asname;
+        if (bound == n->id) path = al.asname.empty() ? bound : al.name;
+      }
+    } else if (auto* im = s->dyn<ImportFromStmt>()) {
+      for (const Alias& al : im->names)
+        if ((al.asname.empty() ? al.name : al.asname) == n->id) path = im->module + "." + al.name;
+    }
+  }
+  return path;
+}
+
 KernelDecls evaluate_decorators(const Module& module, const FunctionDef& fn) {
   KernelDecls out;
   PyEvaluator ev(module, fn.loc.offset);
@@ -193,6 +216,7 @@ KernelDecls evaluate_decorators(const Module& module, const FunctionDef& fn) {
       fail(d->loc, fmt::format("decorator '@{}' is below @triton.jit: it would wrap the plain Python function, "
                                "which tritium does not run",
                                name));
+    if (decorator_path(module, *d).rfind("torch._inductor.runtime.triton_heuristics.", 0) == 0) continue;
     if (name == "autotune" || name == "heuristics") {
       if (!call) fail(d->loc, fmt::format("@triton.{} needs its arguments", name));
       DecoratorLayer layer;

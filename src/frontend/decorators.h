@@ -45,10 +45,18 @@ struct KernelDecls {
   std::vector<std::string> do_not_specialize_on_alignment;
 };
 
+/// The dotted path a decorator expression names through `module`'s imports:
+/// `gluon.jit` after `from triton.experimental import gluon` → "triton.experimental.gluon.jit"
+/// (calls are looked through; "" when the base name is not imported).
+std::string decorator_path(const Module& module, const Expr& decorator);
+
 /// Evaluates the decorators of jit function `fn` of `module`. Throws CompileError at the
 /// offending decorator argument for what cannot be evaluated or is not supported
 /// (prune_configs_by, pre_hook / post_hook, do_bench, an unknown decorator, a config naming
-/// a parameter the kernel does not have, ...).
+/// a parameter the kernel does not have, ...). PyTorch Inductor's own decorators
+/// (`@triton_heuristics.pointwise(...)` and the other torch._inductor.runtime.triton_heuristics
+/// ones, which choose launch configs from size hints in host code) are skipped: their
+/// meta-parameters (XBLOCK, ...) are then given by the caller.
 KernelDecls evaluate_decorators(const Module& module, const FunctionDef& fn);
 
 /// Calls heuristic / lambda `fn` with `args` (the `args` dict of upstream: argument name →

@@ -84,7 +84,7 @@ std::optional<CValue> lookup(const std::string& ns, const std::string& attr) {
   if (ns.rfind("triton.language", 0) != 0) return std::nullopt;  // cheap exit for libdevice etc.
   for (const StdModule& m : modules()) {
     if (ns == "triton.language") {
-      if (attr == m.name) return CValue::ns(m.ns);
+      if (attr == m.name && m.name[0] != '_') return CValue::ns(m.ns);  // _inductor.py: not a tl name
       for (const auto& e : m.exports)
         if (e == attr) return jit_value(m, m.module.find_function(attr));
     } else if (ns == m.ns) {
