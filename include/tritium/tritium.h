@@ -230,7 +230,7 @@ class Device {
 class Arg {
  public:
   /// What the argument holds.
-  enum class Kind { Pointer, Int, Float };
+  enum class Kind { Pointer, Int, Float, None };
 
   /// A pointer to the start of `b`.
   Arg(const Buffer& b);  // NOLINT(google-explicit-constructor)
@@ -240,6 +240,14 @@ class Arg {
   /// signatures), for Kernel::run, which specializes on it as Triton's JIT does on a
   /// tensor's dtype. Throws Error(Usage) for an unknown dtype or a bad offset.
   static Arg tensor(const Buffer& b, const std::string& dtype, size_t byte_offset = 0);
+  /// Python's None, for Kernel::run: the parameter is specialized as the constexpr None
+  /// (as Triton does for a None argument, e.g. an optional pointer tested with `is None`)
+  /// and is not passed to the compiled kernel. CompiledKernel::launch does not take it.
+  static Arg none() {
+    Arg a;
+    a.kind_ = Kind::None;
+    return a;
+  }
   /// An integer (any width or signedness; bool gives 0 or 1).
   template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
   Arg(T v) {  // NOLINT(google-explicit-constructor)

@@ -177,6 +177,8 @@ std::string Arg::describe() const {
       return big_unsigned_ ? fmt::format("int {}", u_) : fmt::format("int {}", i_);
     case Kind::Float:
       return fmt::format("float {}", f_);
+    case Kind::None:
+      return "None";
   }
   return "?";
 }

@@ -52,7 +52,8 @@ struct Runner {
     for (size_t i = 0; i < runtime.size(); ++i) {
       const Arg& a = args[i];
       PyValue v;
-      if (a.kind() == Arg::Kind::Pointer) v.kind = PyValue::Kind::Tensor, v.s = a.dtype();
+      if (a.kind() == Arg::Kind::None) v = PyValue::none();
+      else if (a.kind() == Arg::Kind::Pointer) v.kind = PyValue::Kind::Tensor, v.s = a.dtype();
       else if (a.kind() == Arg::Kind::Float) v = PyValue::of_float(a.float_value());
       else if (a.is_big_unsigned()) v = PyValue::of_float(static_cast<double>(a.uint_value()));
       else v = PyValue::of_int(a.int_value());
@@ -92,6 +93,10 @@ struct Runner {
       } else {
         const Arg& a = args[r++];
         const bool dns = contains(decls.do_not_specialize, p.name);
+        if (a.kind() == Arg::Kind::None) {
+          sig += (sig.empty() ? "" : ", ") + std::string("None");
+          continue;
+        }
         const bool align = !dns && !contains(decls.do_not_specialize_on_alignment, p.name);
         if (a.kind() == Arg::Kind::Pointer) {
           if (a.dtype().empty())
@@ -116,6 +121,14 @@ struct Runner {
       sig += (sig.empty() ? "" : ", ") + e;
     }
     return sig;
+  }
+
+  // The arguments the compiled kernel takes: None arguments are specialized away.
+  std::vector<Arg> passed() const {
+    std::vector<Arg> out;
+    for (const Arg& a : args)
+      if (a.kind() != Arg::Kind::None) out.push_back(a);
+    return out;
   }
 
   Meta grid_meta(const Meta& meta, const CompileOptions& o) const {
@@ -181,7 +194,7 @@ struct Runner {
     std::vector<std::vector<char>> saved = snapshot(at.restore_value);
     auto launch = [&] {
       zero(at.reset_to_zero);
-      p.kernel.launch(p.grid, args);
+      p.kernel.launch(p.grid, passed());
       device.synchronize();
     };
     auto w0 = clock::now();
@@ -319,7 +332,7 @@ Kernel::RunResult Kernel::run(const Device& device, const GridFn& grid, const st
   // A placeholder result until the plan exists (CompiledKernel has no empty state).
   RunResult tmp{CompiledKernel(nullptr), {}, -1, false, {}};
   Runner::Plan p = r.resolve(0, meta, options, tmp);
-  p.kernel.launch(p.grid, args);
+  p.kernel.launch(p.grid, r.passed());
   tmp.kernel = p.kernel;
   tmp.meta = r.grid_meta(p.meta, p.options);
   return tmp;

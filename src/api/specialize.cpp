@@ -91,6 +91,7 @@ frontend::Specialization resolve_specialization(const std::string& kernel, const
       continue;
     }
     const frontend::ArgSpec& a = spec.args[i];
+    if (a.is_none) continue;  // None: a constexpr for any parameter, not a launch argument
     bool entry_is_value = a.kind == frontend::ArgSpec::Kind::Constexpr;
     if (p.is_constexpr && !entry_is_value)
       sig_error(kernel, fmt::format("parameter '{}' (#{}) is a tl.constexpr: its signature entry must be a value "

@@ -71,6 +71,10 @@ void bind_kernel_params(cg::GenState& st, cg::FunctionGen& g, ir::Function& kf, 
       continue;
     }
     const ArgSpec& a = *given[i];
+    if (a.is_none) {  // None: the constexpr None, for any parameter (Triton's specialization of None)
+      g.bind(p.name, CValue::none());
+      continue;
+    }
     if (cx && a.kind != ArgSpec::Kind::Constexpr)
       fail(p.loc, "parameter '" + p.name + "' of kernel '" + kname +
                       "' is tl.constexpr but the specialization gives the run-time type " + a.str());

@@ -41,6 +41,11 @@ ArgSpec parse_entry(const std::string& raw) {
   std::string e = trim(raw);
   if (e.empty()) throw std::invalid_argument("empty signature entry");
   ArgSpec a;
+  if (e == "None") {
+    a.kind = ArgSpec::Kind::Constexpr;
+    a.is_none = true;
+    return a;
+  }
   if (e == "True" || e == "False" || e == "true" || e == "false") {
     a.kind = ArgSpec::Kind::Constexpr;
     a.value = (e == "True" || e == "true");
@@ -96,6 +101,7 @@ std::string ArgSpec::str() const {
     case Kind::Scalar:
       return std::string(ir::short_name(dtype)) + (divisibility == 16 ? ":16" : "") + (equal_to_1 ? ":1" : "");
     case Kind::Constexpr:
+      if (is_none) return "None";
       if (auto* i = std::get_if<int64_t>(&value)) return std::to_string(*i);
       if (auto* d = std::get_if<double>(&value)) {
         char buf[64];

@@ -33,6 +33,7 @@ struct ArgSpec {
   int divisibility = 1;                        // 16 when known divisible by 16 (ints and pointers)
   bool equal_to_1 = false;                     // int scalars specialized as the constant 1
   ConstexprValue value = int64_t{0};           // for Constexpr
+  bool is_none = false;                        // Constexpr entry "None" (Triton specializes None arguments)
 
   bool operator==(const ArgSpec&) const = default;
   /// Signature-string form of this entry ("*fp32:16", "i32", "128").

@@ -70,6 +70,19 @@ def row_sum(x_ptr, out_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
         x = tl.load(x_ptr + offs, mask=offs < n, other=0)
     tl.store(out_ptr, tl.sum(x, axis=0) * 2 + EVEN)
 
+@triton.heuristics({'USE_H0': lambda args: args['h0_ptr'] is not None})
+@triton.jit
+def optional_ptr(x_ptr, h0_ptr, out_ptr, n, USE_H0: tl.constexpr):
+    offs = tl.arange(0, 64)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    if h0_ptr is not None:
+        tl.static_assert(USE_H0)
+        x += tl.load(h0_ptr + offs, mask=m)
+    else:
+        tl.static_assert(not USE_H0)
+    tl.store(out_ptr + offs, x, mask=m)
+
 @triton.jit(do_not_specialize=['n'], do_not_specialize_on_alignment=[0])
 def spec(x_ptr, y_ptr, n, m, k):
     tl.store(x_ptr, n + m + k)
@@ -198,6 +211,25 @@ TEST_P(KernelRun, SpecializesLikeTritonsJitExceptDoNotSpecialize) {
   EXPECT_EQ(r.kernel.signature(), "*i64, *i32:16, i32, i64:16, i32:16") << r.kernel.signature();
   EXPECT_EQ(bx.download<int64_t>()[0], 1 + (int64_t{1} << 40) + 32);
   EXPECT_EQ(by.download<int32_t>()[0], 1);
+}
+
+TEST_P(KernelRun, NoneArgumentsAreSpecializedAway) {
+  // Triton specializes a None argument as the constexpr None: `is None` tests are static,
+  // heuristics see None, and the compiled kernel has no such parameter.
+  Kernel k = mod.kernel("optional_ptr");
+  const int n = 50;
+  std::vector<int32_t> x = random_ints(n, 5), h = random_ints(n, 6);
+  Buffer bx = dev.upload(x), bh = dev.upload(h);
+  for (bool with_h0 : {true, false}) {
+    Buffer bo = dev.upload(std::vector<int32_t>(n, -424242));
+    Arg h0 = with_h0 ? Arg::tensor(bh, "i32") : Arg::none();
+    auto r = k.run(dev, Grid(1), {Arg::tensor(bx, "i32"), h0, Arg::tensor(bo, "i32"), n});
+    std::vector<int32_t> out = bo.download<int32_t>();
+    for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], x[i] + (with_h0 ? h[i] : 0)) << with_h0 << " " << i;
+    EXPECT_EQ(std::get<bool>(r.meta.at("USE_H0")), with_h0);
+    EXPECT_EQ(r.kernel.arguments().size(), with_h0 ? 4u : 3u);
+    if (!with_h0) EXPECT_NE(r.kernel.signature().find("None"), std::string::npos) << r.kernel.signature();
+  }
 }
 
 TEST_P(KernelRun, RefusesWhatItCannotHonour) {
