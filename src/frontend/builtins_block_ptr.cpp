@@ -201,8 +201,13 @@ CValue load_block_ptr(BuiltinContext& ctx, const CValue& bp, bool has_mask_or_ot
   std::vector<KwArg> kw = {kwarg("cache_modifier", cache), kwarg("eviction_policy", evict), kwarg("volatile", is_volatile)};
   if (mask) {
     kw.push_back(kwarg("mask", CValue::of_tensor(mask)));
-    if (padding == "zero") kw.push_back(kwarg("other", CValue::of_int(0)));
-    if (padding == "nan") kw.push_back(kwarg("other", CValue::of_float(std::numeric_limits<double>::quiet_NaN())));
+    // The padding as a constant of the element type itself (an int 0 cannot be cast to fp8).
+    const ir::Type pt = ir::Type::of(et);
+    if (padding == "zero")
+      kw.push_back(kwarg("other", CValue::of_tensor(ir::is_float(et) ? ctx.b.const_float(pt, 0.0, loc)
+                                                                      : ctx.b.const_int(pt, 0, loc))));
+    if (padding == "nan")
+      kw.push_back(kwarg("other", CValue::of_tensor(ctx.b.const_float(pt, std::numeric_limits<double>::quiet_NaN(), loc))));
   }
   return call_builtin(ctx, "load", {CValue::of_tensor(ptr)}, std::move(kw), loc);
 }

@@ -131,6 +131,31 @@ void register_debug(Registry& r) {
     tensor_arg(c, args["cond"], l, "tl.assume condition");  // a hint only: nothing to emit
     return CValue::none();
   };
+  // Programmatic dependent launch (tl.extra.cuda.gdc_wait / gdc_launch_dependents): waiting
+  // for the previous grid and letting the next one start early. tritium launches one grid
+  // after another (each launch completes before the next), so both are satisfied as no-ops.
+  for (const char* n : {"cuda.gdc_wait", "cuda.gdc_launch_dependents"}) {
+    std::string name = n;
+    r[name] = [name](BuiltinContext&, CValues a, std::vector<KwArg> k, SrcLoc l) {
+      Args args(name.substr(5).c_str(), std::move(a), std::move(k), {}, l);
+      return CValue::none();
+    };
+  }
+  // core.py get_int_dtype(bitwidth, signed): the integer dtype of that width.
+  r["get_int_dtype"] = [](BuiltinContext&, CValues a, std::vector<KwArg> k, SrcLoc l) {
+    Args args("get_int_dtype", std::move(a), std::move(k), {req("bitwidth"), req("signed")}, l);
+    const int64_t w = int_arg(args["bitwidth"], l, "get_int_dtype bitwidth");
+    const bool sg = bool_arg(args["signed"], l, "get_int_dtype signed");
+    using S = ir::ScalarType;
+    std::optional<S> t;
+    if (w == 1) t = S::I1;
+    if (w == 8) t = sg ? S::I8 : S::U8;
+    if (w == 16) t = sg ? S::I16 : S::U16;
+    if (w == 32) t = sg ? S::I32 : S::U32;
+    if (w == 64) t = sg ? S::I64 : S::U64;
+    if (!t) fail(l, fmt::format("Unsupported bitwidth {} and signedness {}", w, sg ? "True" : "False"));
+    return CValue::of_dtype(ir::Type::of(*t));
+  };
   for (const char* n : {"multiple_of", "max_contiguous", "max_constancy"}) {
     std::string name = n;
     r[name] = [name](BuiltinContext& c, CValues a, std::vector<KwArg> k, SrcLoc l) {

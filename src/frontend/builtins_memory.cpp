@@ -12,6 +12,14 @@ using ir::ScalarType;
 
 namespace {
 
+// cache_modifier / eviction_policy: a string, or None (upstream tests `if cache_modifier:`,
+// so None means the default, as "").
+std::string mode_arg(const CValue& v, SrcLoc loc, const char* what) {
+  if (v.kind == CValue::Kind::None) return "";
+  return str_arg(v, loc, what);
+}
+
+
 std::string load_cache(const std::string& c, SrcLoc loc) {
   if (c.empty() || c == ".ca" || c == ".cg" || c == ".cv") return c;
   fail(loc, "cache modifier " + c + " not supported (tl.load accepts '', '.ca', '.cg', '.cv')");
@@ -57,14 +65,14 @@ CValue load(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc
   if (is_block_ptr(a["pointer"])) {
     std::string padding = str_arg(a["padding_option"], loc, "padding_option");
     if (!padding.empty() && padding != "zero" && padding != "nan") fail(loc, "padding option " + padding + " not supported");
-    load_cache(str_arg(a["cache_modifier"], loc, "cache_modifier"), loc);
+    load_cache(mode_arg(a["cache_modifier"], loc, "cache_modifier"), loc);
     return load_block_ptr(ctx, a["pointer"], a.has("mask") || a.has("other"), a["boundary_check"], padding,
                           a["cache_modifier"], a["eviction_policy"], a["volatile"], loc);
   }
   ir::Value* mask = a.has("mask") ? tensor_arg(ctx, a["mask"], loc, "tl.load mask") : nullptr;
   ir::Value* other = a.has("other") ? tensor_arg(ctx, a["other"], loc, "tl.load other") : nullptr;
-  std::string cache = load_cache(str_arg(a["cache_modifier"], loc, "cache_modifier"), loc);
-  std::string evict = eviction(str_arg(a["eviction_policy"], loc, "eviction_policy"), loc);
+  std::string cache = load_cache(mode_arg(a["cache_modifier"], loc, "cache_modifier"), loc);
+  std::string evict = eviction(mode_arg(a["eviction_policy"], loc, "eviction_policy"), loc);
   std::string padding = str_arg(a["padding_option"], loc, "padding_option");
   if (!padding.empty() && padding != "zero" && padding != "nan") fail(loc, "padding option " + padding + " not supported");
   bool is_volatile = bool_arg(a["volatile"], loc, "volatile");
@@ -117,8 +125,8 @@ CValue store(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc lo
   }
   ir::Value* value = tensor_arg(ctx, a["value"], loc, "tl.store value");
   ir::Value* mask = a.has("mask") ? tensor_arg(ctx, a["mask"], loc, "tl.store mask") : nullptr;
-  std::string cache = store_cache(str_arg(a["cache_modifier"], loc, "cache_modifier"), loc);
-  std::string evict = eviction(str_arg(a["eviction_policy"], loc, "eviction_policy"), loc);
+  std::string cache = store_cache(mode_arg(a["cache_modifier"], loc, "cache_modifier"), loc);
+  std::string evict = eviction(mode_arg(a["eviction_policy"], loc, "eviction_policy"), loc);
   ir::Value* ptr = pointer_arg(a["pointer"], "store", loc);
   if (boundary_check_given(a["boundary_check"]))
     fail(loc, "`boundary_check` argument is not supported for storing a tensor of pointers or storing a scalar, "

@@ -76,6 +76,10 @@ std::optional<CValue> namespace_attr(const std::string& ns, const std::string& a
     if (auto t = dtype_name(attr)) return CValue::of_dtype(ir::Type::of(*t));
     if (attr == "math") return CValue::ns("triton.language.math");
     if (attr == "extra") return CValue::ns("triton.language.extra");
+    // triton.language.core / .standard: the modules upstream defines tl's names in; their
+    // public names are tl's (tl.core.static_range, `from triton.language.standard import sum`).
+    if (attr == "core" || attr == "standard") return CValue::ns("triton.language");
+    if (attr == "get_int_dtype") return CValue::builtin("get_int_dtype");
     if (attr == "PropagateNan") return CValue::ns("triton.language.PropagateNan");
     if (attr == "TRITON_MAX_TENSOR_NUMEL") return CValue::of_int(1 << 20);
     if (tl_functions().count(attr)) return CValue::builtin(attr);
@@ -96,6 +100,7 @@ std::optional<CValue> namespace_attr(const std::string& ns, const std::string& a
   }
   if (ns == "triton.language.extra.cuda") {
     if (attr == "libdevice") return CValue::ns("libdevice");
+    if (attr == "gdc_wait" || attr == "gdc_launch_dependents") return CValue::builtin("cuda." + attr);
     return std::nullopt;
   }
   // Every libdevice name resolves; call_builtin refuses the ones tritium cannot compute.

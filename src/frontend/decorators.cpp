@@ -30,7 +30,15 @@ Args evaluate_args(PyEvaluator& ev, const CallExpr& c) {
     a.positional.emplace_back(x.get(), ev.eval(*x));
   }
   for (const Keyword& k : c.keywords) {
-    if (k.name.empty()) fail(k.loc, "**kwargs cannot be evaluated in a decorator call");
+    if (k.name.empty()) {  // **mapping
+      PyValue d = ev.eval(*k.value);
+      if (d.kind != PyValue::Kind::Dict) fail(k.loc, "'**' in a decorator call needs a dict, got " + d.repr());
+      for (size_t i = 0; i < d.keys.size(); ++i) {
+        if (d.keys[i].kind != PyValue::Kind::Str) fail(k.loc, "keywords must be strings");
+        a.keywords.emplace_back(d.keys[i].s, k.value.get(), d.items[i]);
+      }
+      continue;
+    }
     a.keywords.emplace_back(k.name, k.value.get(), ev.eval(*k.value));
   }
   return a;

@@ -1,6 +1,8 @@
 // Parser entry points, token helpers and top-level (module) parsing with recovery.
 #include "frontend/parser.h"
 
+#include "frontend/functional_decorators.h"
+
 #include "frontend/parser_impl.h"
 
 namespace tritium::frontend {
@@ -227,6 +229,7 @@ Module Parser::parse_module() {
       m.body.push_back(std::move(k));
     }
   }
+  attach_functional_decorators(m);
   return m;
 }
 

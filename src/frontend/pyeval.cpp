@@ -338,8 +338,9 @@ PyValue PyEvaluator::global(const std::string& name, SrcLoc loc) {
   }
   PyValue v;
   if (!binding) {
-    static const char* kBuiltins[] = {"min", "max", "abs", "int", "float", "bool", "len", "range",
-                                      "list", "tuple", "sorted", "str", "round", "dict"};
+    static const char* kBuiltins[] = {"min",  "max",   "abs",   "int",    "float", "bool",      "len",
+                                      "range", "list", "tuple", "sorted", "str",   "round",     "dict",
+                                      "filter", "map", "enumerate", "zip"};
     for (const char* b : kBuiltins)
       if (name == b) {
         v.kind = K::Builtin;
@@ -674,12 +675,13 @@ PyValue PyEvaluator::call_expr(const CallExpr& c, const Env& locals) {
     kwargs.emplace_back(k.name, eval(*k.value, locals));
   }
   if (fn.kind == K::Builtin) return call_builtin(fn.s, args, kwargs, c.loc);
-  if (!kwargs.empty())
+  if (!kwargs.empty() && fn.kind != K::Function)
     fail(c.loc, fmt::format("keyword arguments to {} cannot be evaluated in a decorator argument", fn.repr()));
-  return call(fn, args, c.loc);
+  return call(fn, args, c.loc, kwargs);
 }
 
-PyValue PyEvaluator::call(const PyValue& fn, const std::vector<PyValue>& args, SrcLoc loc) {
+PyValue PyEvaluator::call(const PyValue& fn, const std::vector<PyValue>& args, SrcLoc loc,
+                          const std::vector<std::pair<std::string, PyValue>>& kwargs) {
   if (++depth_ > 64) fail(loc, "calls nested too deeply in a decorator argument");
   struct Guard {
     int& d;
@@ -688,7 +690,7 @@ PyValue PyEvaluator::call(const PyValue& fn, const std::vector<PyValue>& args, S
   if (fn.kind == K::Builtin) return call_builtin(fn.s, args, {}, loc);
   if ((fn.kind == K::Function || fn.kind == K::Lambda) && fn.module && fn.module != &module_) {
     PyEvaluator other(*fn.module, std::numeric_limits<uint32_t>::max());
-    return other.call(fn, args, loc);
+    return other.call(fn, args, loc, kwargs);
   }
   if (fn.kind == K::Lambda) {
     const LambdaExpr& l = *fn.lambda_expr;
@@ -705,21 +707,37 @@ PyValue PyEvaluator::call(const PyValue& fn, const std::vector<PyValue>& args, S
       fail(loc, fmt::format("the lambda at line {} takes {} argument(s), {} given", l.loc.line, l.params.size(), args.size()));
     return eval(*l.body, env);
   }
-  if (fn.kind == K::Function) return call_def(*fn.fn, args, loc);
+  if (fn.kind == K::Function) return call_def(*fn.fn, args, kwargs, loc);
   fail(loc, fmt::format("'{}' object is not callable", kind_name(fn.kind)));
 }
 
-PyValue PyEvaluator::call_def(const FunctionDef& f, const std::vector<PyValue>& args, SrcLoc loc) {
+PyValue PyEvaluator::call_def(const FunctionDef& f, const std::vector<PyValue>& args,
+                              const std::vector<std::pair<std::string, PyValue>>& kwargs, SrcLoc loc) {
   if (f.parse_error) fail(loc, fmt::format("function '{}' does not parse: {}", f.name, f.parse_error->message));
   if (!f.decorators.empty()) fail(loc, fmt::format("decorated function '{}' cannot be called in a decorator argument", f.name));
   Env env;
   size_t k = 0;
+  for (const auto& [name, v] : kwargs) {
+    bool known = false;
+    for (const Param& p : f.params) known = known || p.name == name;
+    if (!known) fail(loc, fmt::format("{}() got an unexpected keyword argument '{}'", f.name, name));
+  }
   for (const Param& p : f.params) {
     if (p.kind == ParamKind::VarArgs || p.kind == ParamKind::VarKwargs)
       fail(p.loc, fmt::format("function '{}' with *args / **kwargs cannot be evaluated here", f.name));
-    if (k < args.size()) env[p.name] = args[k++];
-    else if (p.default_value) env[p.name] = eval(*p.default_value);
-    else fail(loc, fmt::format("{}() missing argument '{}'", f.name, p.name));
+    const PyValue* kw = nullptr;
+    for (const auto& [name, v] : kwargs)
+      if (name == p.name) kw = &v;
+    if (k < args.size() && p.kind != ParamKind::KeywordOnly) {
+      if (kw) fail(loc, fmt::format("{}() got multiple values for argument '{}'", f.name, p.name));
+      env[p.name] = args[k++];
+    } else if (kw) {
+      env[p.name] = *kw;
+    } else if (p.default_value) {
+      env[p.name] = eval(*p.default_value);
+    } else {
+      fail(loc, fmt::format("{}() missing argument '{}'", f.name, p.name));
+    }
   }
   if (k < args.size()) fail(loc, fmt::format("{}() takes {} argument(s), {} given", f.name, f.params.size(), args.size()));
   PyValue ret;
@@ -930,6 +948,42 @@ PyValue PyEvaluator::call_builtin(const std::string& name, const std::vector<PyV
     std::stable_sort(xs.begin(), xs.end(), [&](const PyValue& a, const PyValue& b) { return compare3(a, b, loc) < 0; });
     if (reverse) std::reverse(xs.begin(), xs.end());
     return PyValue::list(xs);
+  }
+  if (name == "filter" || name == "map") {
+    need(2, 2);
+    PyValue out = PyValue::list({});
+    for (const PyValue& x : iterate(args[1], loc)) {
+      if (name == "map") {
+        out.items.push_back(call(args[0], {x}, loc));
+      } else {
+        const bool keep = args[0].kind == K::None ? x.truthy() : call(args[0], {x}, loc).truthy();
+        if (keep) out.items.push_back(x);
+      }
+    }
+    return out;
+  }
+  if (name == "enumerate") {
+    need(1, 1);
+    PyValue out = PyValue::list({});
+    int64_t i = 0;
+    for (const PyValue& x : iterate(args[0], loc)) out.items.push_back(PyValue::list({PyValue::of_int(i++), x}, K::Tuple));
+    return out;
+  }
+  if (name == "zip") {
+    std::vector<std::vector<PyValue>> seqs;
+    for (const PyValue& a : args) seqs.push_back(iterate(a, loc));
+    PyValue out = PyValue::list({});
+    for (size_t i = 0; !seqs.empty(); ++i) {
+      PyValue t = PyValue::list({}, K::Tuple);
+      bool done = false;
+      for (const auto& sq : seqs) {
+        if (i >= sq.size()) done = true;
+        else t.items.push_back(sq[i]);
+      }
+      if (done) break;
+      out.items.push_back(t);
+    }
+    return out;
   }
   if (name == "dict") {
     need(0, 0);

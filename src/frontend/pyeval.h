@@ -9,7 +9,8 @@
 // (arbitrary-precision ints are refused past 64 bits; `//` and `%` floor), comparisons,
 // boolean operators, conditional expressions, subscripts, list / dict comprehensions,
 // lambdas, and the builtins decorators use (triton.Config, triton.next_power_of_2,
-// triton.cdiv, min, max, abs, int, float, bool, len, range, list, tuple, sorted, str).
+// triton.cdiv, min, max, abs, int, float, bool, len, range, list, tuple, sorted, str, filter,
+// map, enumerate, zip).
 // Anything else is a CompileError naming the construct at its file:line:col.
 #pragma once
 #include <cstdint>
@@ -91,7 +92,8 @@ class PyEvaluator {
   /// Evaluates `e` with `locals` bound (lambda / comprehension variables). Throws CompileError.
   PyValue eval(const Expr& e, const Env& locals = {});
   /// Calls a Function, Lambda or Builtin value with positional arguments. Throws CompileError at `loc`.
-  PyValue call(const PyValue& fn, const std::vector<PyValue>& args, SrcLoc loc);
+  PyValue call(const PyValue& fn, const std::vector<PyValue>& args, SrcLoc loc,
+               const std::vector<std::pair<std::string, PyValue>>& kwargs = {});
 
   /// Module-level name `name` as seen from the evaluator's statement.
   PyValue global(const std::string& name, SrcLoc loc);
@@ -102,7 +104,8 @@ class PyEvaluator {
   PyValue call_expr(const CallExpr& c, const Env& locals);
   PyValue call_builtin(const std::string& name, const std::vector<PyValue>& args,
                        const std::vector<std::pair<std::string, PyValue>>& kwargs, SrcLoc loc);
-  PyValue call_def(const FunctionDef& f, const std::vector<PyValue>& args, SrcLoc loc);
+  PyValue call_def(const FunctionDef& f, const std::vector<PyValue>& args,
+                   const std::vector<std::pair<std::string, PyValue>>& kwargs, SrcLoc loc);
   void comprehension(const std::vector<Comprehension>& gens, size_t i, Env& env,
                      const std::function<void(Env&)>& emit);
   void bind(const Expr& target, const PyValue& v, Env& env);

@@ -89,6 +89,51 @@ TEST(Decorators, AutotuneConfigSpellings) {
   EXPECT_TRUE(d.configs[0].kwargs.empty());
 }
 
+TEST(Decorators, HostFunctionsFilterMapKeywordsAndSplats) {
+  const std::string pre =
+      "CFGS = [triton.Config({'BLOCK': b}, num_warps=w) for b in [32, 64, 128] for w in [4, 8]]\n"
+      "def keep(c):\n    return c.kwargs['BLOCK'] * c.num_warps <= 512\n"
+      "def upto(max_block=128, *, warps=None):\n"
+      "    return [c for c in CFGS if c.kwargs['BLOCK'] <= max_block and (warps is None or c.num_warps == warps)]\n"
+      "EXTRA = {'cache_results': False}\n";
+  // filter(keep, CFGS): 2 * 3 configs minus (128, 8) -> 5 (Python gives the same).
+  EXPECT_EQ(decorators_of(kernel_text("@triton.autotune(configs=list(filter(keep, CFGS)), key=['n'], **EXTRA)\n",
+                                      "x_ptr, n, BLOCK: tl.constexpr", pre))
+                .configs.size(),
+            5u);
+  // Keyword and keyword-only arguments to a module-level function.
+  KernelDecorators d = decorators_of(
+      kernel_text("@triton.autotune(configs=upto(max_block=64, warps=8), key=['n'])\n", "x_ptr, n, BLOCK: tl.constexpr", pre));
+  ASSERT_EQ(d.configs.size(), 2u);
+  EXPECT_EQ(block_of(d.configs[1]), 64);
+  EXPECT_EQ(d.configs[1].num_warps, 8);
+  // map / enumerate / zip.
+  d = decorators_of(kernel_text(
+      "@triton.autotune(configs=[triton.Config({'BLOCK': b}, num_stages=i) for i, b in enumerate(map(lambda c: "
+      "c.kwargs['BLOCK'], CFGS[::2] if False else CFGS)) if i < 2] + [triton.Config({'BLOCK': b * w}) for b, w in "
+      "zip([1, 2], [16, 32])], key=['n'])\n",
+      "x_ptr, n, BLOCK: tl.constexpr", pre));
+  ASSERT_EQ(d.configs.size(), 4u);
+  EXPECT_EQ(d.configs[1].num_stages, 1);
+  EXPECT_EQ(block_of(d.configs[3]), 64);
+}
+
+TEST(Decorators, DecoratorsAppliedAsCallsAtModuleLevel) {
+  // `k = triton.heuristics({...})(triton.jit(k, ...))`: the def becomes the decorated kernel.
+  tritium::Module m = Module::from_string(
+      "import triton\nimport triton.language as tl\n\n"
+      "def k(x_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):\n    tl.store(x_ptr, n)\n\n"
+      "k = triton.heuristics({'EVEN': lambda a: a['n'] % 2 == 0})(triton.jit(k, do_not_specialize=['n']))\n\n"
+      "def plain(x_ptr):\n    tl.store(x_ptr, 1)\n\nplain = triton.jit(plain)\n\n"
+      "def host(x):\n    return x\n\nhost = other(host)\n",
+      "fj.py");
+  EXPECT_EQ(m.kernel_names(), (std::vector<std::string>{"k", "plain"}));
+  KernelDecorators d = m.kernel("k").decorators();
+  EXPECT_EQ(d.heuristics, std::vector<std::string>{"EVEN"});
+  EXPECT_EQ(d.do_not_specialize, std::vector<std::string>{"n"});
+  EXPECT_NE(m.kernel("plain").ir("*i32").find("kernel @plain"), std::string::npos);
+}
+
 TEST(Decorators, JitOptionsByNameAndIndex) {
   KernelDecorators d = Module::from_string("import triton\n@triton.jit(do_not_specialize=['n', 2], "
                                            "do_not_specialize_on_alignment=[0])\n"

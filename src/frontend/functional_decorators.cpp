@@ -1,0 +1,86 @@
+// Decorators applied as calls at module level (`add_one = triton.jit(add_one)`,
+// `k = triton.heuristics({...})(k)`, `k = triton.autotune(...)(triton.jit(k))`), the form
+// several public kernel files use: the calls become the decorators of the def they wrap, in
+// the order the decorator syntax would list them, and the assignment is dropped, so the
+// function is a jit kernel exactly as if it had been decorated (see parser.h).
+#include "frontend/functional_decorators.h"
+
+namespace tritium::frontend {
+namespace {
+
+std::string last_name(const Expr& e) {
+  if (auto* n = e.dyn<NameExpr>()) return n->id;
+  if (auto* a = e.dyn<AttributeExpr>()) return a->attr;
+  if (auto* c = e.dyn<CallExpr>()) return last_name(*c->func);
+  return "";
+}
+
+bool is_decorator_name(const std::string& n) { return n == "jit" || n == "autotune" || n == "heuristics"; }
+
+// Peels one decorator call off `e`: `jit(F, kw...)` gives the decorator `jit(kw...)` (or
+// `jit`), `autotune(...)(F)` / `heuristics(...)(F)` the inner call; returns the wrapped
+// expression, or null when `e` is not such a call.
+ExprPtr peel(ExprPtr& e, ExprList& decorators) {
+  auto* c = e ? e->dyn<CallExpr>() : nullptr;
+  if (!c || c->args.size() != 1 || c->args[0]->is<StarredExpr>()) return nullptr;
+  if (auto* inner = c->func->dyn<CallExpr>()) {  // autotune(...)(F), heuristics(...)(F), jit(...)(F)
+    if (!is_decorator_name(last_name(*inner->func)) || !c->keywords.empty()) return nullptr;
+    ExprPtr wrapped = std::move(c->args[0]);
+    decorators.push_back(std::move(c->func));
+    return wrapped;
+  }
+  if (last_name(*c->func) != "jit") return nullptr;  // jit(F, do_not_specialize=...)
+  ExprPtr wrapped = std::move(c->args[0]);
+  c->args.clear();
+  if (c->keywords.empty()) decorators.push_back(std::move(c->func));
+  else decorators.push_back(std::move(e));  // the call itself, now without F: jit(kw...)
+  return wrapped;
+}
+
+// True when `e` is a chain of decorator calls ending in a name (what peel() takes apart).
+bool is_chain(const Expr& e) {
+  if (e.is<NameExpr>()) return true;
+  auto* c = e.dyn<CallExpr>();
+  if (!c || c->args.size() != 1 || c->args[0]->is<StarredExpr>()) return false;
+  if (auto* inner = c->func->dyn<CallExpr>())
+    return is_decorator_name(last_name(*inner->func)) && c->keywords.empty() && is_chain(*c->args[0]);
+  return last_name(*c->func) == "jit" && is_chain(*c->args[0]);
+}
+
+}  // namespace
+
+void attach_functional_decorators(Module& m) {
+  for (auto& stmt : m.body) {
+    auto* a = stmt->dyn<AssignStmt>();
+    if (!a || a->targets.size() != 1) continue;
+    auto* target = a->targets[0]->dyn<NameExpr>();
+    auto* call = a->value->dyn<CallExpr>();
+    if (!target || !call || !is_decorator_name(last_name(*call))) continue;
+    // Find the def it wraps before taking anything apart.
+    const Expr* probe = a->value.get();
+    while (auto* pc = probe->dyn<CallExpr>()) {
+      if (pc->args.size() != 1) break;
+      probe = pc->args[0].get();
+    }
+    auto* wrapped_name = probe->dyn<NameExpr>();
+    if (!wrapped_name || wrapped_name->id != target->id) continue;
+    FunctionDef* def = nullptr;
+    for (const FunctionDef* f : m.functions)
+      if (f->name == target->id && f->loc.offset < stmt->loc.offset) def = const_cast<FunctionDef*>(f);
+    if (!def || !def->decorators.empty() || !is_chain(*a->value)) continue;
+    ExprList decorators;
+    ExprPtr cur = std::move(a->value);
+    while (cur && !cur->is<NameExpr>()) {
+      ExprPtr next = peel(cur, decorators);
+      if (!next) break;
+      cur = std::move(next);
+    }
+    def->decorators = std::move(decorators);
+    auto skipped = std::make_unique<SkippedStmt>(stmt->loc);
+    skipped->reason = "decorator call applied to '" + target->id + "'";
+    skipped->end_offset = stmt->end_offset;
+    stmt = std::move(skipped);
+  }
+}
+
+}  // namespace tritium::frontend
