@@ -18,8 +18,9 @@
 // Signatures follow Triton's AOT convention (triton.tools.compile): one comma-separated entry
 // per kernel parameter, in order — "*fp32" a pointer to fp32, "*fp16:16" a pointer whose
 // address is a multiple of 16 bytes, "i32" an int32 scalar, "i32:16" an int32 multiple of 16,
-// "i64:1" an int64 equal to 1, "fp32" a float scalar, and a bare value ("1024", "0.5", "True")
-// for a `tl.constexpr` parameter. Trailing constexpr parameters with defaults may be left out.
+// "i64:1" an int64 equal to 1, "fp32" a float scalar, and a bare value ("1024", "0.5", "True",
+// "'mean'", "tl.float16") for a `tl.constexpr` parameter; "None" makes any parameter the
+// constexpr None. Trailing constexpr parameters with defaults may be left out.
 //
 // Every failure is reported by throwing tritium::Error (or its subclass CompileError for
 // diagnostics that point into kernel source). Nothing here aborts the process.
@@ -343,8 +344,15 @@ struct CompileOptions {
   std::function<void(const std::string& pass, const std::string& ir)> dump;
 };
 
-/// A value for a constexpr parameter given by name (int, float, bool or string).
-using ConstexprValue = std::variant<int64_t, double, bool, std::string>;
+/// A dtype given as a constexpr value, as Triton passes `tl.float16` to an
+/// `X_dtype: tl.constexpr` parameter: `DType{"fp16"}` (any spelling signatures accept:
+/// "fp16", "float16", "bf16", "i32", "uint8", ...). In signatures: `tl.float16`.
+struct DType {
+  std::string name;
+  bool operator==(const DType&) const = default;
+};
+/// A value for a constexpr parameter: int, float, bool, string ('mean' in signatures) or dtype.
+using ConstexprValue = std::variant<int64_t, double, bool, std::string, DType>;
 
 /// One parameter of a kernel, as declared in the source.
 struct Parameter {

@@ -77,8 +77,12 @@ std::shared_ptr<const frontend::KernelDecls> kernel_decls(ModuleState& module, c
 ConstexprValue to_constexpr(const frontend::PyValue& v, frontend::SrcLoc loc, const std::string& what);
 /// A constexpr value as a host Python value.
 frontend::PyValue to_py(const ConstexprValue& v);
-/// The signature entry of a constexpr value ("128", "0.5", "True", "'x'").
+/// The signature entry of a constexpr value ("128", "0.5", "True", "'x'", "tl.float16").
 std::string constexpr_text(const ConstexprValue& v);
+/// Public constexpr value → the frontend's (DType names parsed; Error(Usage) for an unknown dtype).
+frontend::ConstexprValue to_frontend(const ConstexprValue& v);
+/// The frontend's constexpr value → the public one (dtypes by their short name, "fp16").
+ConstexprValue from_frontend(const frontend::ConstexprValue& v);
 
 /// Evaluates the heuristics of `decl` in order into `meta` over the dict `args` (which
 /// grows with each value set, as upstream's). `aot` adds a hint for `tritium compile`.

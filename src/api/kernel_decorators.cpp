@@ -41,6 +41,7 @@ frontend::PyValue to_py(const ConstexprValue& v) {
   if (auto* i = std::get_if<int64_t>(&v)) return frontend::PyValue::of_int(*i);
   if (auto* d = std::get_if<double>(&v)) return frontend::PyValue::of_float(*d);
   if (auto* b = std::get_if<bool>(&v)) return frontend::PyValue::of_bool(*b);
+  if (auto* d = std::get_if<DType>(&v)) return frontend::PyValue::named(frontend::PyValue::Kind::Str, d->name);
   return frontend::PyValue::of_str(std::get<std::string>(v));
 }
 
@@ -115,8 +116,7 @@ Meta Kernel::resolve_meta(const std::string& signature, int config, const Meta& 
   }
   for (size_t i = 0; i < entries.size() && i < params_.size(); ++i) {
     if (entries[i].kind == frontend::ArgSpec::Kind::Constexpr) {
-      ConstexprValue v;
-      std::visit([&](const auto& x) { v = x; }, entries[i].value);
+      ConstexprValue v = detail::from_frontend(entries[i].value);
       positional[params_[i].name] = v;
       constexprs[params_[i].name] = v;
     } else if (entries[i].equal_to_1 && !known.count(params_[i].name)) {

@@ -11,10 +11,36 @@
 #include "passes/pipeline.h"
 
 namespace tritium::detail {
+frontend::ConstexprValue to_frontend(const ConstexprValue& v) {
+  if (auto* d = std::get_if<DType>(&v)) {
+    auto t = ir::parse_scalar_type(d->name);
+    if (!t) throw Error(ErrorKind::Usage, fmt::format("unknown dtype '{}' in a constexpr value", d->name));
+    return frontend::DTypeValue{*t};
+  }
+  frontend::ConstexprValue out;
+  std::visit(
+      [&](const auto& x) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(x)>, DType>) out = x;
+      },
+      v);
+  return out;
+}
+
+ConstexprValue from_frontend(const frontend::ConstexprValue& v) {
+  if (auto* d = std::get_if<frontend::DTypeValue>(&v)) return DType{std::string(ir::short_name(d->type))};
+  ConstexprValue out;
+  std::visit(
+      [&](const auto& x) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(x)>, frontend::DTypeValue>) out = x;
+      },
+      v);
+  return out;
+}
+
 std::string constexpr_text(const ConstexprValue& v) {
   frontend::ArgSpec a;
   a.kind = frontend::ArgSpec::Kind::Constexpr;
-  std::visit([&](const auto& x) { a.value = x; }, v);
+  a.value = to_frontend(v);
   return a.str();
 }
 
@@ -73,7 +99,7 @@ frontend::Specialization resolve_specialization(const std::string& kernel, const
                                     name, spec.args[i].str(), constexpr_text(value)));
     frontend::ArgSpec a;
     a.kind = frontend::ArgSpec::Kind::Constexpr;
-    std::visit([&](const auto& x) { a.value = x; }, value);
+    a.value = to_frontend(value);
     spec.named.emplace_back(name, a);
   }
   std::vector<ArgInfo> rt;

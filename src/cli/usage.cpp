@@ -64,7 +64,9 @@ DESCRIPTION
     order. "*fp32" is a pointer to fp32, "*fp16:16" a pointer whose address is a
     multiple of 16 bytes, "i32" an int32 scalar, "i32:16" an int32 multiple of 16,
     "i64:1" an int64 equal to 1, "fp32" a float scalar; a parameter annotated
-    tl.constexpr takes its value in place ("1024", "0.5", "True"). Trailing constexpr
+    tl.constexpr takes its value in place ("1024", "0.5", "True", a string "'mean'", a
+    dtype "tl.float16"). "None" gives any parameter the constexpr None, as Triton
+    specializes a None argument (e.g. an optional pointer). Trailing constexpr
     parameters that have defaults may be left out.
 
     Decorators are honoured as upstream Triton defines them. @triton.autotune: pick a

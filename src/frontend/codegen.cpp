@@ -18,6 +18,7 @@ CValue constexpr_value(const ConstexprValue& v) {
   if (auto* i = std::get_if<int64_t>(&v)) return CValue::of_int(*i);
   if (auto* d = std::get_if<double>(&v)) return CValue::of_float(*d);
   if (auto* b = std::get_if<bool>(&v)) return CValue::of_bool(*b);
+  if (auto* t = std::get_if<DTypeValue>(&v)) return CValue::of_dtype(ir::Type::of(t->type));
   return CValue::of_str(std::get<std::string>(v));
 }
 

@@ -41,6 +41,21 @@ ArgSpec parse_entry(const std::string& raw) {
   std::string e = trim(raw);
   if (e.empty()) throw std::invalid_argument("empty signature entry");
   ArgSpec a;
+  if (e.size() >= 2 && (e[0] == '\'' || e[0] == '"') && e.back() == e[0]) {  // a string constexpr
+    a.kind = ArgSpec::Kind::Constexpr;
+    a.value = e.substr(1, e.size() - 2);
+    return a;
+  }
+  for (const char* prefix : {"tl.", "triton.language."}) {  // a dtype constexpr: tl.float16
+    const std::string pre = prefix;
+    if (e.rfind(pre, 0) == 0) {
+      auto t = ir::parse_scalar_type(e.substr(pre.size()));
+      if (!t) throw std::invalid_argument("unknown dtype '" + e + "'");
+      a.kind = ArgSpec::Kind::Constexpr;
+      a.value = DTypeValue{*t};
+      return a;
+    }
+  }
   if (e == "None") {
     a.kind = ArgSpec::Kind::Constexpr;
     a.is_none = true;
@@ -94,6 +109,16 @@ ArgSpec parse_entry(const std::string& raw) {
 
 }  // namespace
 
+// The triton.language attribute naming dtype `t` (fp16 → "float16", i32 → "int32").
+static std::string python_dtype_name(ir::ScalarType t) {
+  std::string n(ir::short_name(t));
+  if (n == "bf16") return "bfloat16";
+  if (n.rfind("fp", 0) == 0) return "float" + n.substr(2);
+  if (n[0] == 'i') return "int" + n.substr(1);
+  if (n[0] == 'u') return "uint" + n.substr(1);
+  return n;
+}
+
 std::string ArgSpec::str() const {
   switch (kind) {
     case Kind::Pointer:
@@ -111,6 +136,7 @@ std::string ArgSpec::str() const {
         return s;
       }
       if (auto* b = std::get_if<bool>(&value)) return *b ? "True" : "False";
+      if (auto* t = std::get_if<DTypeValue>(&value)) return "tl." + python_dtype_name(t->type);
       return "'" + std::get<std::string>(value) + "'";
   }
   return "?";

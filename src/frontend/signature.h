@@ -23,7 +23,12 @@
 namespace tritium::frontend {
 
 /// A compile-time value bound to a constexpr parameter.
-using ConstexprValue = std::variant<int64_t, double, bool, std::string>;
+/// A dtype passed as a constexpr value (`tl.float16` for an `X_dtype: tl.constexpr` parameter).
+struct DTypeValue {
+  ir::ScalarType type = ir::ScalarType::F32;
+  bool operator==(const DTypeValue&) const = default;
+};
+using ConstexprValue = std::variant<int64_t, double, bool, std::string, DTypeValue>;
 
 /// One parameter of the launch signature.
 struct ArgSpec {
