@@ -6,6 +6,7 @@
 #include "frontend/codegen_values.h"
 #include "frontend/decorators.h"
 #include "frontend/module_loader.h"
+#include "frontend/pyeval.h"
 #include "frontend/stdlib/stdlib.h"
 
 namespace tritium::frontend::cg {
@@ -317,6 +318,56 @@ void ModuleEnv::exec(GenState& st, const Stmt& s) {
         b.error = "'" + f.name + "' is not a @triton.jit function; only jit functions can be called from a kernel";
       }
       names_[f.name] = b;
+      return;
+    }
+    case StmtKind::If: {
+      // Python runs the branch its condition selects: evaluate it as host Python (module
+      // constants, os.environ, ...). When tritium cannot, only the imports of the first
+      // branch count (the path guarded imports assume), and the other names either branch
+      // binds are errors on use, naming the condition.
+      const auto& i = s.as<IfStmt>();
+      std::string why;
+      try {
+        PyEvaluator ev(module_, s.loc.offset);
+        const bool taken = ev.eval(*i.test).truthy();
+        for (const auto& st2 : taken ? i.body : i.orelse) exec(st, *st2);
+        return;
+      } catch (const std::exception& e) {
+        why = e.what();
+        if (auto* ce = dynamic_cast<const CompileError*>(&e)) why = ce->message();
+      }
+      std::function<void(const StmtList&, bool)> walk = [&](const StmtList& body, bool first_branch) {
+        for (const auto& st2 : body) {
+          if (first_branch && (st2->kind == StmtKind::Import || st2->kind == StmtKind::ImportFrom)) {
+            exec(st, *st2);
+            continue;
+          }
+          std::vector<std::string> bound;
+          if (auto* a = st2->dyn<AssignStmt>()) {
+            for (const auto& t : a->targets)
+              if (auto* n = t->dyn<NameExpr>()) bound.push_back(n->id);
+          } else if (auto* a = st2->dyn<AnnAssignStmt>()) {
+            if (auto* n = a->target->dyn<NameExpr>()) bound.push_back(n->id);
+          } else if (auto* f = st2->dyn<FunctionDef>()) {
+            bound.push_back(f->name);
+          } else if (auto* nested = st2->dyn<IfStmt>()) {
+            walk(nested->body, first_branch);
+            walk(nested->orelse, false);
+          } else if (auto* t = st2->dyn<TryStmt>()) {  // the try body's imports, as at top level
+            walk(t->body, first_branch);
+          }
+          for (const std::string& n : bound) {
+            if (auto it = names_.find(n); !first_branch && it != names_.end() && it->second.value) continue;
+            Binding b;
+            b.error = fmt::format("'{}' is bound under the module-level `if` at line {}, whose condition tritium "
+                                  "cannot evaluate: {}",
+                                  n, s.loc.line, why);
+            names_[n] = b;
+          }
+        }
+      };
+      walk(i.body, true);
+      walk(i.orelse, false);
       return;
     }
     default:

@@ -194,6 +194,20 @@ Module Parser::parse_module() {
       }
       continue;
     }
+    if (at(Tok::KwIf)) {
+      // A module-level `if` is kept whole: the code generator evaluates its condition when
+      // it can (module constants, os.environ) and runs the branch taken; otherwise only the
+      // imports of its first branch count (codegen_globals.cpp). Host code that does not
+      // parse is skipped as before.
+      try {
+        StmtList whole;
+        statement(whole);
+        for (auto& st : whole) m.body.push_back(std::move(st));
+        continue;
+      } catch (const CompileError&) {
+        pos_ = start;
+      }
+    }
     if (const char* reason = compound_reason(*this)) {
       StmtList imports;
       if (at(Tok::KwTry) || at(Tok::KwIf)) {

@@ -3,12 +3,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 
 #include <fmt/format.h>
 
 #include "frontend/module_loader.h"
+
+extern char** environ;  // POSIX: the process environment
 
 namespace tritium::frontend {
 namespace {
@@ -317,8 +320,26 @@ PyValue PyEvaluator::global(const std::string& name, SrcLoc loc) {
     fail(loc, fmt::format("module-level name '{}' refers to itself", name));
   // The last binding of `name` above the decorated def (Python executes the module in order).
   const Stmt* binding = nullptr;
-  for (const auto& s : module_.body) {
+  std::string if_failure;
+  std::function<void(const StmtList&)> scan = [&](const StmtList& body) {
+  for (const auto& s : body) {
     if (s->loc.offset >= at_) break;
+    if (auto* i = s->dyn<IfStmt>()) {  // the branch Python takes (the condition is host Python too)
+      evaluating_.push_back(name);
+      bool taken = false, known = true;
+      try {
+        taken = eval(*i->test).truthy();
+      } catch (const CompileError& e) {
+        known = false;
+        if (if_failure.empty())
+          if_failure = fmt::format(" (the module-level `if` at line {} may bind it, but its condition cannot be "
+                                   "evaluated: {})",
+                                   s->loc.line, e.message());
+      }
+      evaluating_.pop_back();
+      if (known) scan(taken ? i->body : i->orelse);
+      continue;
+    }
     if (auto* a = s->dyn<AssignStmt>()) {
       for (const auto& t : a->targets)
         if (auto* n = t->dyn<NameExpr>(); n && n->id == name) binding = s.get();
@@ -336,6 +357,8 @@ PyValue PyEvaluator::global(const std::string& name, SrcLoc loc) {
         if ((al.asname.empty() ? al.name : al.asname) == name) binding = s.get();
     }
   }
+  };
+  scan(module_.body);
   PyValue v;
   if (!binding) {
     static const char* kBuiltins[] = {"min",  "max",   "abs",   "int",    "float", "bool",      "len",
@@ -347,7 +370,7 @@ PyValue PyEvaluator::global(const std::string& name, SrcLoc loc) {
         v.s = name;
         return globals_[name] = v;
       }
-    fail(loc, fmt::format("name '{}' is not defined above the kernel at module level", name));
+    fail(loc, fmt::format("name '{}' is not defined above the kernel at module level{}", name, if_failure));
   }
   evaluating_.push_back(name);
   if (auto* a = binding->dyn<AssignStmt>()) {
@@ -383,6 +406,7 @@ PyValue PyEvaluator::global(const std::string& name, SrcLoc loc) {
 
 PyValue PyEvaluator::import_module(const std::string& dotted, int level, SrcLoc loc) {
   if (level == 0 && (dotted == "triton" || dotted.rfind("triton.", 0) == 0)) return PyValue::named(K::Module, dotted);
+  if (level == 0 && dotted == "os") return PyValue::named(K::Module, "os");  // os.environ / os.getenv only
   if (level == 0 && is_host_module(dotted))
     fail(loc, fmt::format("module '{}' cannot be used in a decorator argument (only the triton package and "
                           "modules of Python files tritium can find)",
@@ -425,6 +449,30 @@ PyValue PyEvaluator::attribute(const PyValue& v, const std::string& attr, SrcLoc
       }
     }
     fail(loc, fmt::format("module '{}' has no attribute '{}'", v.s, attr));
+  }
+  if (v.kind == K::Module && v.s == "os") {  // the process environment, as Python reads it
+    if (attr == "getenv") return PyValue::named(K::Builtin, "os.getenv");
+    if (attr == "environ") {
+      PyValue d;
+      d.kind = K::Dict;
+      d.s = "os.environ";
+      for (char** e = environ; e && *e; ++e) {
+        const std::string kv = *e;
+        const size_t eq = kv.find('=');
+        if (eq == std::string::npos) continue;
+        d.keys.push_back(PyValue::of_str(kv.substr(0, eq)));
+        d.items.push_back(PyValue::of_str(kv.substr(eq + 1)));
+      }
+      return d;
+    }
+    fail(loc, fmt::format("os.{} cannot be evaluated in a decorator argument or module-level condition (only "
+                          "os.environ and os.getenv)",
+                          attr));
+  }
+  if (v.kind == K::Dict && attr == "get") {
+    PyValue m = PyValue::named(K::Builtin, "dict.get");
+    m.items.push_back(v);
+    return m;
   }
   if (v.kind == K::Module) {
     static const char* kTriton[] = {"Config", "next_power_of_2", "cdiv", "autotune", "heuristics", "jit"};
@@ -514,6 +562,8 @@ PyValue PyEvaluator::eval(const Expr& e, const Env& locals) {
       PyValue idx = eval(*s.index, locals);
       if (v.kind == K::Dict) {
         if (const PyValue* r = v.get(idx)) return *r;
+        if (v.s == "os.environ")
+          fail(s.index->loc, fmt::format("os.environ[{}]: the environment variable is not set", idx.repr()));
         fail(s.index->loc, fmt::format("key {} is not among the kernel's arguments here", idx.repr()));
       }
       if (v.kind == K::List || v.kind == K::Tuple) return v.items[static_cast<size_t>(index_of(v, idx, s.index->loc))];
@@ -673,6 +723,11 @@ PyValue PyEvaluator::call_expr(const CallExpr& c, const Env& locals) {
       continue;
     }
     kwargs.emplace_back(k.name, eval(*k.value, locals));
+  }
+  if (fn.kind == K::Builtin && fn.s == "dict.get") {
+    if (args.empty() || args.size() > 2 || !kwargs.empty()) fail(c.loc, "dict.get() takes a key and an optional default");
+    const PyValue* v = fn.items[0].get(args[0]);
+    return v ? *v : (args.size() == 2 ? args[1] : PyValue::none());
   }
   if (fn.kind == K::Builtin) return call_builtin(fn.s, args, kwargs, c.loc);
   if (!kwargs.empty() && fn.kind != K::Function)
@@ -948,6 +1003,12 @@ PyValue PyEvaluator::call_builtin(const std::string& name, const std::vector<PyV
     std::stable_sort(xs.begin(), xs.end(), [&](const PyValue& a, const PyValue& b) { return compare3(a, b, loc) < 0; });
     if (reverse) std::reverse(xs.begin(), xs.end());
     return PyValue::list(xs);
+  }
+  if (name == "os.getenv") {
+    need(1, 2);
+    if (args[0].kind != K::Str) fail(loc, "os.getenv() needs a string name");
+    const char* v = std::getenv(args[0].s.c_str());
+    return v ? PyValue::of_str(v) : (args.size() == 2 ? args[1] : PyValue::none());
   }
   if (name == "filter" || name == "map") {
     need(2, 2);

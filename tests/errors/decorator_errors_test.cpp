@@ -75,10 +75,13 @@ TEST(DecoratorErrors, UnsupportedDecoratorsAndArguments) {
        "do_not_specialize: parameter index 7 out of range (the kernel has 3 parameters)", "[7]"},
       {"", "@triton.autotune(configs=get(), key=['n'])\n@triton.jit\n",
        "name 'get' is not defined above the kernel at module level", "get()"},
-      {"import os\n", "@triton.autotune(configs=[triton.Config({'BLOCK': int(os.environ['B'])})], key=['n'])\n@triton.jit\n",
-       "module 'os' cannot be used in a decorator argument (only the triton package and modules of Python files "
+      {"import os\n", "@triton.autotune(configs=[triton.Config({'BLOCK': int(os.environ['TRITIUM_TEST_UNSET_VARIABLE'])})], "
+       "key=['n'])\n@triton.jit\n",
+       "os.environ['TRITIUM_TEST_UNSET_VARIABLE']: the environment variable is not set", "'TRITIUM_TEST_UNSET_VARIABLE']"},
+      {"import sys\n", "@triton.autotune(configs=[triton.Config({'BLOCK': sys.maxsize})], key=['n'])\n@triton.jit\n",
+       "module 'sys' cannot be used in a decorator argument (only the triton package and modules of Python files "
        "tritium can find)",
-       "os.environ"},
+       "sys.maxsize"},
       {"def get():\n    while True:\n        pass\n", "@triton.autotune(configs=get(), key=['n'])\n@triton.jit\n",
        "a While statement cannot be evaluated in a function called by a decorator (only assignments, if, for, "
        "list.append and return)",
