@@ -86,6 +86,13 @@ TEST(DecoratorErrors, UnsupportedDecoratorsAndArguments) {
        "a While statement cannot be evaluated in a function called by a decorator (only assignments, if, for, "
        "list.append and return)",
        "while True"},
+      {"", "@triton.autotune(configs=[triton.Config({'BLOCK': 4})], key=['n'])\n"
+           "@triton.autotune(configs=[triton.Config({'BLOCK': 8})], key=['n'])\n@triton.jit\n",
+       "only one @triton.autotune per kernel is supported", "@^^triton.autotune(configs=[triton.Config({'BLOCK': 8})]"},
+      {"", "@triton.jit(debug=True)\n",
+       "triton.jit(debug=...) is not supported per kernel; compile with debug mode instead (CompileOptions::debug, "
+       "tritium compile --debug)",
+       "True"},
       {"", "@triton.autotune(configs=[triton.Config({'BLOCK': 2 ** 70})], key=['n'])\n@triton.jit\n",
        "integer overflow: decorator arithmetic is limited to 64-bit integers here", "2 ^^** 70"},
   };
