@@ -75,6 +75,8 @@ CValue FunctionGen::call_value(const CValue& f, CValues args, std::vector<KwArg>
       return call_method(ctx_, f, std::move(args), std::move(kwargs), loc);
     case CValue::Kind::Lambda:
       fail(loc, "calling a lambda is not supported inside jit functions");
+    case CValue::Kind::ConstexprFn:
+      return call_constexpr_function(f, args, kwargs, loc);
     default:
       fail(loc, "'" + f.describe() + "' is not callable");
   }

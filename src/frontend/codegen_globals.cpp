@@ -308,7 +308,15 @@ void ModuleEnv::exec(GenState& st, const Stmt& s) {
       for (const auto& p : f.params)
         if (p.default_value) defaults_[&p] = eval_binding(st, *p.default_value, "the default value of '" + p.name + "'");
       Binding b;
-      if (is_jit_function(f)) {
+      bool cx_fn = false;
+      for (const auto& d : f.decorators) cx_fn = cx_fn || decorator_name(*d) == "constexpr_function";
+      if (cx_fn) {  // @triton.constexpr_function: host Python the kernel calls on constexprs
+        CValue v;
+        v.kind = CValue::Kind::ConstexprFn;
+        v.fn = &f;
+        v.fn_module = &module_;
+        b.value = v;
+      } else if (is_jit_function(f)) {
         CValue v;
         v.kind = CValue::Kind::JitFn;
         v.fn = &f;

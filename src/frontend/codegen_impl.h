@@ -234,6 +234,8 @@ class FunctionGen {
   CValue call_static_assert(const CValues& args, const std::vector<KwArg>& kwargs, SrcLoc loc);
   /// tl.static_print(...): Python's print to stderr at compile time.
   CValue call_static_print(const CValues& args, SrcLoc loc);
+  /// A @triton.constexpr_function called on compile-time values (codegen_constexpr_fn.cpp).
+  CValue call_constexpr_function(const CValue& f, const CValues& args, const std::vector<KwArg>& kwargs, SrcLoc loc);
   /// Calls a jit function: binds arguments Python-style, specializes, emits `call`. An
   /// error raised inside a stdlib function called from non-stdlib code is reported at the
   /// call site, naming the function and the stdlib location.

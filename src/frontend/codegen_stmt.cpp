@@ -45,6 +45,7 @@ std::string py_type_name(const CValue& v) {
     case CValue::Kind::Slice: return "slice";
     case CValue::Kind::Ellipsis: return "ellipsis";
     case CValue::Kind::Lambda: return "function";
+    case CValue::Kind::ConstexprFn: return "ConstexprFunction";
   }
   return "object";
 }

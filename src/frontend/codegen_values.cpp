@@ -66,7 +66,7 @@ bool same_leaf(const CValue& a, const CValue& b, bool by_type) {
     case K::None: case K::Ellipsis: return true;
     case K::Str: case K::Builtin: case K::Namespace: return a.s == b.s;
     case K::DType: return a.dtype == b.dtype;
-    case K::JitFn: return a.fn == b.fn;
+    case K::JitFn: case K::ConstexprFn: return a.fn == b.fn;
     case K::Lambda: return a.lambda_expr == b.lambda_expr;
     case K::Tuple: case K::Slice: case K::Method: {
       if (a.s != b.s || a.elems.size() != b.elems.size()) return false;

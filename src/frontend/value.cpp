@@ -24,6 +24,7 @@ std::string CValue::describe() const {
     case Kind::Slice: return "slice";
     case Kind::Ellipsis: return "Ellipsis";
     case Kind::Lambda: return "lambda";
+    case Kind::ConstexprFn: return "constexpr function " + (fn ? fn->name : std::string("?"));
   }
   return "?";
 }

@@ -53,6 +53,7 @@ struct CValue {
     Slice,     // a slice in a subscript (`elems` = lower, upper, step; None when absent)
     Ellipsis,  // `...`
     Lambda,    // a lambda expression (heuristics); `lambda_expr`
+    ConstexprFn,  // a @triton.constexpr_function (`fn`, from module `fn_module`): host Python run at compile time
   };
   Kind kind = Kind::None;
   ir::Value* tensor = nullptr;

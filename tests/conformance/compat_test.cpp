@@ -76,4 +76,43 @@ def k(a_ptr, o_ptr, M, BLOCK: tl.constexpr):
   for (int i = 0; i < B; ++i) ASSERT_EQ(o[i], i < M ? 1.0f + 0.125f * (i % 8) : 0.0f) << i;
 }
 
+TEST(ConformanceCompat, ConstexprFunctionsRunAtCompileTime) {
+  // @triton.constexpr_function (upstream 3.6): plain Python called on constexprs, its result
+  // a constexpr (here a loop, a tuple result and keyword arguments).
+  const char* src = R"(
+import triton
+import triton.language as tl
+
+@triton.constexpr_function
+def log2_of(i):
+    n, r = i, 0
+    while n > 1:
+        n >>= 1
+        r += 1
+    return r
+
+@triton.constexpr_function
+def pair(a, b=2):
+    return (a * b, a + b)
+
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    L: tl.constexpr = log2_of(BLOCK)
+    P = pair(L, b=3)
+    tl.static_assert(L == 6)
+    tl.store(x_ptr + tl.arange(0, BLOCK), tl.arange(0, BLOCK) * P[0] + P[1])
+
+@triton.jit
+def bad(x_ptr, n):
+    tl.store(x_ptr, log2_of(n))
+)";
+  Case c(src, "k", "*i32, 64");
+  c.out<int32_t>(64);
+  auto y = c.run({1}).get<int32_t>(0);
+  for (int i = 0; i < 64; ++i) ASSERT_EQ(y[i], i * 18 + 9) << i;
+  expect_compile_error(src, "bad", "*i32, i32",
+                       "constexpr function log2_of() needs compile-time values (int, float, bool, str, None or tuples of "
+                       "them), got i32");
+}
+
 }  // namespace
