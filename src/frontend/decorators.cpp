@@ -25,6 +25,13 @@ struct Args {
 
 Args evaluate_args(PyEvaluator& ev, const CallExpr& c) {
   Args a;
+  // Options that run host code are refused before their (host) values are evaluated.
+  for (const Keyword& k : c.keywords)
+    if ((k.name == "prune_configs_by" || k.name == "pre_hook" || k.name == "post_hook" || k.name == "do_bench") &&
+        !k.value->is<NoneExpr>())
+      fail(k.value->loc, fmt::format("triton.autotune({}=...) is not supported: it runs host Python code, which "
+                                     "tritium does not execute",
+                                     k.name));
   for (const auto& x : c.args) {
     if (x->is<StarredExpr>()) fail(x->loc, "*args cannot be evaluated in a decorator call");
     a.positional.emplace_back(x.get(), ev.eval(*x));

@@ -370,6 +370,10 @@ PyValue PyEvaluator::global(const std::string& name, SrcLoc loc) {
         v.s = name;
         return globals_[name] = v;
       }
+    static const char* kPythonBuiltins[] = {"getattr", "hasattr", "isinstance", "print", "open", "type", "set",
+                                            "any", "all", "sum", "callable", "vars", "eval", "exec", "super"};
+    for (const char* b : kPythonBuiltins)
+      if (name == b) fail(loc, fmt::format("the Python builtin '{}' cannot be evaluated in a decorator argument", name));
     fail(loc, fmt::format("name '{}' is not defined above the kernel at module level{}", name, if_failure));
   }
   evaluating_.push_back(name);
@@ -713,6 +717,10 @@ PyValue PyEvaluator::call_expr(const CallExpr& c, const Env& locals) {
   }
   std::vector<std::pair<std::string, PyValue>> kwargs;
   for (const Keyword& k : c.keywords) {
+    // Config(pre_hook=...) runs host code: refuse it before evaluating its (host) value.
+    if (fn.kind == K::Builtin && fn.s == "triton.Config" && (k.name == "pre_hook" || k.name == "ir_override") &&
+        !k.value->is<NoneExpr>())
+      fail(c.loc, fmt::format("triton.Config({}=...) is not supported: tritium cannot run host code", k.name));
     if (k.name.empty()) {
       PyValue d = eval(*k.value, locals);
       if (d.kind != K::Dict) fail(k.loc, "'**' needs a dict here");

@@ -90,6 +90,12 @@ TEST(DecoratorErrors, UnsupportedDecoratorsAndArguments) {
       {"", "@triton.autotune(configs=[triton.Config({'BLOCK': 4})], key=['n'])\n"
            "@triton.autotune(configs=[triton.Config({'BLOCK': 8})], key=['n'])\n@triton.jit\n",
        "only one @triton.autotune per kernel is supported", "@^^triton.autotune(configs=[triton.Config({'BLOCK': 8})]"},
+      {"def init_to_zero(name):\n    return lambda nargs: nargs[name].zero_()\n",
+       "@triton.autotune(configs=[triton.Config({'BLOCK': 4}, pre_hook=init_to_zero('x_ptr'))], key=['n'])\n"
+       "@triton.jit\n",
+       "triton.Config(pre_hook=...) is not supported: tritium cannot run host code", "triton.Config({'BLOCK': 4}, pre"},
+      {"", "@triton.autotune(configs=[triton.Config({'BLOCK': getattr(triton, 'B', 4)})], key=['n'])\n@triton.jit\n",
+       "the Python builtin 'getattr' cannot be evaluated in a decorator argument", "getattr(triton"},
       {"", "@triton.jit(debug=True)\n",
        "triton.jit(debug=...) is not supported per kernel; compile with debug mode instead (CompileOptions::debug, "
        "tritium compile --debug)",
