@@ -114,7 +114,14 @@ Meta Kernel::resolve_meta(const std::string& signature, int config, const Meta& 
   } catch (const std::invalid_argument& e) {
     throw Error(ErrorKind::Signature, fmt::format("kernel '{}': bad signature \"{}\": {}", name_, signature, e.what()));
   }
+  if (entries.size() > params_.size())
+    throw Error(ErrorKind::Signature, fmt::format("kernel '{}': the signature has {} entries but the kernel has {} "
+                                                  "parameter{}",
+                                                  name_, entries.size(), params_.size(), params_.size() == 1 ? "" : "s"));
+  std::vector<std::pair<std::string, std::string>> pointers;  // name, element dtype (heuristics see tensors)
   for (size_t i = 0; i < entries.size() && i < params_.size(); ++i) {
+    if (entries[i].kind == frontend::ArgSpec::Kind::Pointer)
+      pointers.emplace_back(params_[i].name, std::string(ir::short_name(entries[i].dtype)));
     if (entries[i].kind == frontend::ArgSpec::Kind::Constexpr) {
       ConstexprValue v = detail::from_frontend(entries[i].value);
       positional[params_[i].name] = v;
@@ -138,6 +145,10 @@ Meta Kernel::resolve_meta(const std::string& signature, int config, const Meta& 
     args.items.push_back(detail::to_py(v));
   };
   for (const auto& [k, v] : known) put(k, v);
+  for (const auto& [k, dt] : pointers) {
+    args.keys.push_back(frontend::PyValue::of_str(k));
+    args.items.push_back(frontend::PyValue::named(frontend::PyValue::Kind::Tensor, dt));
+  }
   for (const auto& [k, v] : meta) put(k, v);
   if (config >= 0 && pub.configs.empty())
     throw Error(ErrorKind::Usage, fmt::format("kernel '{}' has no @triton.autotune configs to choose from", name_));

@@ -104,7 +104,13 @@ int run_compile(const CompileArgs& a) {
 
     CompileOptions options;
     Meta known;
-    for (const std::string& t : a.arg_values) known.insert(parse_arg_value(t));
+    for (const std::string& t : a.arg_values) {
+      auto kv = parse_arg_value(t);
+      bool is_param = false;
+      for (const Parameter& p : kernel.parameters()) is_param = is_param || p.name == kv.first;
+      if (!is_param) return usage(fmt::format("--arg {}: kernel '{}' has no parameter named '{}'", t, a.kernel, kv.first));
+      known.insert(kv);
+    }
     Meta constexprs;
     try {
       constexprs = kernel.resolve_meta(a.signature, a.config, {}, known, &options);
@@ -116,8 +122,11 @@ int run_compile(const CompileArgs& a) {
       first = first.substr(0, first.find('\n'));
       fmt::print(stderr, "tritium compile: note: the decorators of '{}' are not used: {}\n", a.kernel, first);
     }
-    if (a.config >= 0 && (a.num_warps >= 0 || a.num_stages >= 0))
-      return usage("--num-warps / --num-stages conflict with --config (the config sets them)");
+    if (a.config >= 0 && ((a.num_warps >= 0 && a.num_warps != options.num_warps) ||
+                          (a.num_stages >= 0 && a.num_stages != options.num_stages)))
+      return usage(fmt::format("--num-warps / --num-stages conflict with --config {} (it sets num_warps={}, "
+                               "num_stages={})",
+                               a.config, options.num_warps, options.num_stages));
     if (a.num_warps >= 0) options.num_warps = a.num_warps;
     if (a.num_stages >= 0) options.num_stages = a.num_stages;
     options.portable_numerics = a.numerics == "portable";

@@ -180,7 +180,7 @@ void jit_options(PyEvaluator& ev, const FunctionDef& fn, const CallExpr& c, Kern
       out.do_not_specialize_on_alignment = name_list(fn, v, *expr, "do_not_specialize_on_alignment", true);
     else if (name == "noinline" || name == "repr" || name == "launch_metadata" || name == "version") continue;
     else if (name == "debug") {
-      if (v.kind != PyValue::Kind::None)
+      if (v.kind != PyValue::Kind::None && v.truthy())  // debug=False / None: the default
         fail(expr->loc, "triton.jit(debug=...) is not supported per kernel; compile with debug mode instead "
                         "(CompileOptions::debug, tritium compile --debug)");
     } else {

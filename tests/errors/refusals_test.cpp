@@ -321,6 +321,7 @@ TEST(Refusals, NotImplementedYet) {
                    "libdevice.pow(x, xi)"});
   cases.push_back({"    y = libdevice.mulhi(xi, xi)\n", "libdevice.mulhi on signed integers is not supported yet",
                    "libdevice.mulhi(xi, xi)"});
+  cases.push_back({"    y = libdevice.asinh(x)\n", "libdevice.asinh is not supported by tritium", "libdevice.asinh(x)"});
   cases.push_back({"    y = tl.abs(x.to(tl.float8e4b15))\n", "tl.abs of fp8e4b15 is not supported yet", "tl.abs(x.to"});
   cases.push_back({"    y = x.to(tl.float8e4b8)\n", "cast dtype must be a dtype, got builtin float8e4b8", "x.to(tl.float8e4b8)"});
   cases.push_back({"    y = x.to(tl.float8e4nv, fp_downcast_rounding='rtz')\n",

@@ -292,7 +292,17 @@ TEST(Cli, ConfigAndArgResolveTheMetaParameters) {
   // The config sets num_warps: an explicit --num-warps contradicts it.
   r = run("compile '" + file + "' -k tuned -s '*i32, i32' --config 0 --arg n=64 --num-warps 4");
   EXPECT_EQ(r.status, 2);
-  EXPECT_TRUE(contains(r.err, "conflict with --config")) << r.err;
+  EXPECT_TRUE(contains(r.err, "conflict with --config 0 (it sets num_warps=2, num_stages=3)")) << r.err;
+  // The config's own values may be repeated.
+  r = run("compile '" + file + "' -k tuned -s '*i32, i32' --config 0 --arg n=64 --num-warps 2");
+  EXPECT_EQ(r.status, 0) << r.err;
+  // A misspelled --arg name is named; too many signature entries are reported as such.
+  r = run("compile '" + file + "' -k tuned -s '*i32, i32' --config 0 --arg nn=64");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "--arg nn=64: kernel 'tuned' has no parameter named 'nn'")) << r.err;
+  r = run("compile '" + file + "' -k tuned -s '*i32, i32, 1, 2, 3' --config 0 --arg n=64");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.err, "the signature has 5 entries but the kernel has 4 parameters")) << r.err;
   r = run("compile '" + file + "' -k tuned -s '*i32, i32' --config 5 --arg n=64");
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.err, "config 5 does not exist")) << r.err;

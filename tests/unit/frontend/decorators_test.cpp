@@ -174,6 +174,20 @@ TEST(Decorators, HeuristicsFollowPythonArithmetic) {
   EXPECT_EQ(std::get<std::string>(meta.at("H")), "small");
 }
 
+TEST(Decorators, HeuristicsSeePointerArgumentsOfTheSignature) {
+  // A pointer entry is a tensor to the heuristics: `is not None` holds and `.dtype` is its
+  // element dtype's name (tritium's; upstream's would be torch.float16, equal to no tl name).
+  Kernel k = Module::from_string(kernel_text("@triton.heuristics({'HAS_X': lambda a: a['x_ptr'] is not None, "
+                                             "'DT': lambda a: a['x_ptr'].dtype})\n",
+                                             "x_ptr, n, HAS_X: tl.constexpr, DT: tl.constexpr"),
+                                 "p.py")
+                 .kernel("k");
+  CompileOptions o;
+  Meta meta = k.resolve_meta("*fp16, i32", -1, {}, {}, &o);
+  EXPECT_EQ(std::get<bool>(meta.at("HAS_X")), true);
+  EXPECT_EQ(std::get<std::string>(meta.at("DT")), "fp16");
+}
+
 TEST(Decorators, ResolveMetaAppliesTheChosenConfigThenHeuristics) {
   const std::string text = kernel_text(
       "@triton.autotune(configs=[triton.Config({'BLOCK': 32}, num_warps=2, num_stages=1), "
