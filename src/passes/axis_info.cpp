@@ -1,0 +1,193 @@
+// Axis analysis (see axis_info.h). Each transfer function keeps the facts sound: a fact is
+// only larger than 1 when it follows from the operands' facts, as argued per op below.
+#include "passes/axis_info.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace tritium::passes {
+namespace {
+
+using ir::OpKind;
+
+size_t dims_of(const ir::Value* v) { return std::max<size_t>(1, v->type.shape.size()); }
+int64_t size_of(const ir::Value* v, size_t d) { return v->type.shape.empty() ? 1 : v->type.shape[d]; }
+
+AxisInfo unknown(const ir::Value* v) {
+  const size_t n = dims_of(v);
+  return AxisInfo{std::vector<int64_t>(n, 1), std::vector<int64_t>(n, 1), std::vector<int64_t>(n, 1)};
+}
+
+int64_t pow2_divisor(int64_t x) {
+  if (x == 0) return kMaxDivisibility;
+  const uint64_t u = x < 0 ? ~static_cast<uint64_t>(x) + 1 : static_cast<uint64_t>(x);
+  return std::min<int64_t>(kMaxDivisibility, int64_t{1} << std::countr_zero(u));
+}
+
+// The divisibility of x's elements at the starts of aligned runs of length c: x's own
+// when its runs are no longer than c (run starts coincide), else that of an element c·m
+// into a run, which only c (and x's) divisibility guarantee.
+// `unit`: bytes per element for a pointer (its divisibility is of byte addresses), else 1.
+int64_t at_runs_of(const AxisInfo& x, size_t d, int64_t c, int64_t unit = 1) {
+  return x.contiguity[d] > c ? std::min(x.divisibility[d], c * unit) : x.divisibility[d];
+}
+
+bool is_int_like(const ir::Value* v) { return v->type.is_ptr || ir::is_int(v->type.scalar); }
+
+}  // namespace
+
+AxisAnalysis::AxisAnalysis(const ir::Function& fn) { visit(fn.body); }
+
+AxisInfo AxisAnalysis::get(const ir::Value* v) const {
+  auto it = info_.find(v);
+  return it == info_.end() ? unknown(v) : it->second;
+}
+
+void AxisAnalysis::visit(const ir::Block& b) {
+  for (const auto& op : b.ops) {
+    for (const auto& r : op->regions) visit(r->block);  // region values: their own facts (args unknown)
+    visit(*op);
+  }
+}
+
+void AxisAnalysis::visit(const ir::Op& op) {
+  if (op.results.size() != 1) return;
+  const ir::Value* r = op.results[0];
+  const size_t n = dims_of(r);
+  AxisInfo out = unknown(r);
+  auto in = [&](int i) { return get(op.operands.at(static_cast<size_t>(i))); };
+  switch (op.kind) {
+    case OpKind::Constant: {
+      // Every element equal: runs of constancy over the whole dimension; an int's power of two.
+      for (size_t d = 0; d < n; ++d) out.constancy[d] = size_of(r, d);
+      if (ir::is_int(r->type.scalar) && !r->type.is_ptr)
+        for (size_t d = 0; d < n; ++d) out.divisibility[d] = pow2_divisor(op.attr_int("value"));
+      break;
+    }
+    case OpKind::MakeRange: {
+      // start, start + 1, ..., end - 1: one contiguous run starting at `start`.
+      out.contiguity[0] = op.attr_int("end") - op.attr_int("start");
+      out.divisibility[0] = pow2_divisor(op.attr_int("start"));
+      break;
+    }
+    case OpKind::Splat: {
+      const AxisInfo s = in(0);
+      for (size_t d = 0; d < n; ++d) out.divisibility[d] = s.divisibility[0], out.constancy[d] = size_of(r, d);
+      break;
+    }
+    case OpKind::Broadcast: {
+      const AxisInfo s = in(0);
+      const ir::Value* x = op.operands[0];
+      for (size_t d = 0; d < n; ++d) {
+        if (size_of(x, d) == 1 && size_of(r, d) > 1) {  // one element repeated along d
+          out.divisibility[d] = s.divisibility[d];
+          out.constancy[d] = size_of(r, d);
+        } else {
+          out.contiguity[d] = s.contiguity[d], out.divisibility[d] = s.divisibility[d], out.constancy[d] = s.constancy[d];
+        }
+      }
+      break;
+    }
+    case OpKind::ExpandDims: {
+      const AxisInfo s = in(0);
+      const size_t axis = static_cast<size_t>(op.attr_int("axis"));
+      const ir::Value* x = op.operands[0];
+      // The new dimension has size 1, so each element starts a run along it: it needs a
+      // power of two dividing EVERY element, known only when no dimension is contiguous
+      // (then every element starts a run along every dimension, so each divisibility holds).
+      bool any_contig = false;
+      int64_t all = 1;
+      for (size_t d = 0; d < s.contiguity.size(); ++d) {
+        any_contig = any_contig || s.contiguity[d] > 1;
+        all = std::max(all, s.divisibility[d]);
+      }
+      size_t src = 0;
+      for (size_t d = 0; d < n; ++d) {
+        if (d == axis) {
+          out.divisibility[d] = any_contig ? 1 : all;
+          continue;
+        }
+        if (x->type.shape.empty()) continue;  // a scalar source: handled as splat-like below
+        out.contiguity[d] = s.contiguity[src], out.divisibility[d] = s.divisibility[src], out.constancy[d] = s.constancy[src];
+        ++src;
+      }
+      break;
+    }
+    case OpKind::Hint: {
+      out = in(0);
+      out.contiguity.resize(n, 1), out.divisibility.resize(n, 1), out.constancy.resize(n, 1);
+      auto raise = [&](const char* attr, std::vector<int64_t>& v) {
+        if (!op.has_attr(attr)) return;
+        const auto vals = op.attr_ints(attr);
+        for (size_t d = 0; d < n && d < vals.size(); ++d)
+          if (vals[d] > 0 && (vals[d] & (vals[d] - 1)) == 0) v[d] = std::max(v[d], std::min(vals[d], kMaxDivisibility));
+      };
+      raise("multiple_of", out.divisibility);  // the author's promise (tl.multiple_of / ":16")
+      raise("max_contiguous", out.contiguity);
+      raise("max_constancy", out.constancy);
+      break;
+    }
+    case OpKind::Add: case OpKind::Sub: case OpKind::AddPtr: {
+      if (!is_int_like(r)) break;
+      const AxisInfo a = in(0), b = in(1);
+      const bool ptr = op.kind == OpKind::AddPtr;
+      const int64_t esize = ptr ? ir::byte_size(r->type.scalar) : 1;
+      for (size_t d = 0; d < n; ++d) {
+        // Contiguous + constant over a run stays contiguous (x - contiguous does not).
+        int64_t c = std::min(a.contiguity[d], b.constancy[d]);
+        if (op.kind != OpKind::Sub) c = std::max(c, std::min(a.constancy[d], b.contiguity[d]));
+        out.contiguity[d] = c;
+        // The first element of each aligned run of c is a_k + b_k with both known at run starts.
+        out.divisibility[d] = std::min(at_runs_of(a, d, c, esize), at_runs_of(b, d, c) * esize);
+        out.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
+      }
+      break;
+    }
+    case OpKind::Mul: {
+      if (!is_int_like(r)) break;
+      const AxisInfo a = in(0), b = in(1);
+      for (size_t d = 0; d < n; ++d) {
+        // Every element is a run start (contiguity 1): a product of two elements each with
+        // the divisibility that holds for all its elements.
+        const int64_t da = at_runs_of(a, d, 1), db = at_runs_of(b, d, 1);
+        out.divisibility[d] = std::min(kMaxDivisibility, da * db);
+        out.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
+      }
+      break;
+    }
+    case OpKind::Cmp: {
+      const AxisInfo a = in(0), b = in(1);
+      for (size_t d = 0; d < n; ++d) out.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
+      break;
+    }
+    case OpKind::Select: {
+      const AxisInfo c = in(0), a = in(1), b = in(2);
+      for (size_t d = 0; d < n; ++d) {
+        // Where the condition is constant over a run the result is a's or b's run there.
+        const int64_t run = std::min({c.constancy[d], a.contiguity[d], b.contiguity[d]});
+        out.contiguity[d] = run;
+        out.divisibility[d] = std::min(at_runs_of(a, d, run), at_runs_of(b, d, run));
+        out.constancy[d] = std::min({c.constancy[d], a.constancy[d], b.constancy[d]});
+      }
+      break;
+    }
+    case OpKind::Cast: {
+      const ir::Value* x = op.operands[0];
+      // Integer widening keeps every value (and so every fact); anything else only constancy.
+      const AxisInfo s = in(0);
+      if (!x->type.is_ptr && !r->type.is_ptr && ir::is_int(x->type.scalar) && ir::is_int(r->type.scalar) &&
+          ir::bitwidth(r->type.scalar) >= ir::bitwidth(x->type.scalar) &&
+          (ir::is_signed_int(x->type.scalar) == ir::is_signed_int(r->type.scalar) || !ir::is_signed_int(x->type.scalar)) &&
+          x->type.scalar != ir::ScalarType::I1) {
+        out = s;
+      } else {
+        out.constancy = s.constancy;
+      }
+      break;
+    }
+    default: break;
+  }
+  info_[r] = std::move(out);
+}
+
+}  // namespace tritium::passes
