@@ -171,6 +171,33 @@ std::vector<int64_t> LinearLayout::position_of(const Coord& c) const {
   return pos;
 }
 
+LinearLayout LinearLayout::sliced(int dim) const {
+  if (dim < 0 || static_cast<size_t>(dim) >= shape_.size()) throw std::invalid_argument("slice of a bad dimension");
+  std::vector<int64_t> shape;
+  for (size_t d = 0; d < shape_.size(); ++d)
+    if (d != static_cast<size_t>(dim)) shape.push_back(shape_[d]);
+  std::vector<std::vector<Coord>> bases(3);
+  for (int h = 0; h < 3; ++h)
+    for (const Coord& c : bases_[static_cast<size_t>(h)]) {
+      Coord n;
+      bool zero = true;
+      for (size_t d = 0; d < c.size(); ++d)
+        if (d != static_cast<size_t>(dim)) n.push_back(c[d]), zero = zero && c[d] == 0;
+      if (h == 0 && zero) continue;  // a register that only indexed the reduced dimension
+      bases[static_cast<size_t>(h)].push_back(std::move(n));
+    }
+  return LinearLayout(std::move(shape), std::move(bases));
+}
+
+std::vector<int> LinearLayout::bits_along(HwDim h, int dim) const {
+  if (dim < 0 || static_cast<size_t>(dim) >= shape_.size()) throw std::invalid_argument("bits along a bad dimension");
+  std::vector<int> out;
+  const auto& b = bases_[static_cast<size_t>(h)];
+  for (size_t k = 0; k < b.size(); ++k)
+    if (b[k][static_cast<size_t>(dim)] != 0) out.push_back(static_cast<int>(k));
+  return out;
+}
+
 std::string LinearLayout::table() const {
   std::string s;
   for (int64_t lane = 0; lane < size(HwDim::Lane); ++lane) {

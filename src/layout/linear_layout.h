@@ -71,6 +71,17 @@ class LinearLayout {
   /// std::invalid_argument when no position holds it (not surjective there).
   std::vector<int64_t> position_of(const Coord& c) const;
 
+  /// The layout of the tensor with dimension `dim` reduced away (Triton's SliceLayout of
+  /// this one): every basis vector loses its `dim` component; register bits left with a
+  /// zero vector are dropped (a thread combines those registers itself), lane and warp bits
+  /// left with one stay, as broadcast bits (those positions hold the same result). Throws
+  /// std::invalid_argument for a bad dim.
+  LinearLayout sliced(int dim) const;
+  /// The bits of hardware dimension `h` whose basis vector moves along tensor dimension
+  /// `dim`: for a reduction along `dim`, the register bits are combined in-thread, the lane
+  /// bits with `__shfl_xor_sync(1 << bit)`, the warp bits through shared memory.
+  std::vector<int> bits_along(HwDim h, int dim) const;
+
   /// The elements each lane of warp 0 holds, register by register, as row-major indices:
   /// one line per lane, "lane 3: 6 7" (for tests and documentation).
   std::string table() const;

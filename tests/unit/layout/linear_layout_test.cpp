@@ -84,6 +84,30 @@ TEST(LinearLayout, CustomBasesXorTogether) {
   EXPECT_EQ(L.position_of({1, 0}), (std::vector<int64_t>{0, 3, 0}));
 }
 
+TEST(LinearLayout, SliceForAReductionAndTheBitsToCombine) {
+  // The [4, 8] tile above reduced along columns (dim 1): the register (one column step)
+  // is combined in-thread, lane bits 0 and 1 (column steps 2 and 4) by shuffles, no warp
+  // bit; the result is rows, with lanes 0..3 broadcast (same row) and warps on rows 2, 3.
+  LinearLayout L = LinearLayout::blocked({4, 8}, {1, 2}, {2, 4}, {2, 1}, {1, 0});
+  EXPECT_EQ(L.bits_along(HwDim::Register, 1), std::vector<int>{0});
+  EXPECT_EQ(L.bits_along(HwDim::Lane, 1), (std::vector<int>{0, 1}));
+  EXPECT_TRUE(L.bits_along(HwDim::Warp, 1).empty());
+  EXPECT_EQ(L.bits_along(HwDim::Lane, 0), std::vector<int>{2});
+  LinearLayout S = L.sliced(1);
+  EXPECT_EQ(S.shape(), std::vector<int64_t>{4});
+  EXPECT_EQ(S.size(HwDim::Register), 1);
+  for (int w = 0; w < 2; ++w)
+    for (int l = 0; l < 8; ++l) EXPECT_EQ(S.apply(0, l, w), (LinearLayout::Coord{2 * w + l / 4})) << l << " " << w;
+  EXPECT_TRUE(S.is_surjective());
+  EXPECT_FALSE(S.is_injective());  // lanes 0..3 of a warp share a row
+  // Reduced along rows (dim 0) instead: lane bit 2 and the warp bit combine.
+  EXPECT_EQ(L.bits_along(HwDim::Warp, 0), std::vector<int>{0});
+  LinearLayout R = L.sliced(0);
+  EXPECT_EQ(R.size(HwDim::Register), 2);
+  EXPECT_EQ(R.apply(1, 3, 1), (LinearLayout::Coord{7}));
+  EXPECT_THROW(L.sliced(2), std::invalid_argument);
+}
+
 TEST(LinearLayout, InvalidInputsAreRefused) {
   EXPECT_THROW(LinearLayout::blocked({6}, {1}, {4}, {1}, {0}), std::invalid_argument);     // not a power of two
   EXPECT_THROW(LinearLayout::blocked({8, 8}, {1}, {4}, {1}, {0}), std::invalid_argument);  // rank mismatch
