@@ -486,6 +486,11 @@ PyValue PyEvaluator::attribute(const PyValue& v, const std::string& attr, SrcLoc
     PyValue m;
     m.kind = K::Module;
     m.s = v.s + "." + attr;
+    if (v.s == "triton" && (attr == "runtime" || attr == "backends" || attr == "testing" || attr == "compiler" ||
+                            attr == "knobs" || attr == "tools"))
+      fail(loc, fmt::format("triton.{} cannot be evaluated in a decorator argument: it is host code (device queries, "
+                            "benchmarking), which tritium does not run",
+                            attr));
     if (v.s == "triton" || v.s.rfind("triton.", 0) == 0) return m;
     fail(loc, fmt::format("module '{}' cannot be used in a decorator argument (only the triton package)", v.s));
   }

@@ -96,6 +96,12 @@ TEST(DecoratorErrors, UnsupportedDecoratorsAndArguments) {
        "triton.Config(pre_hook=...) is not supported: tritium cannot run host code", "triton.Config({'BLOCK': 4}, pre"},
       {"", "@triton.autotune(configs=[triton.Config({'BLOCK': getattr(triton, 'B', 4)})], key=['n'])\n@triton.jit\n",
        "the Python builtin 'getattr' cannot be evaluated in a decorator argument", "getattr(triton"},
+      {"def is_cuda():\n    return triton.runtime.driver.active.get_current_target().backend == 'cuda'\n"
+       "def configs():\n    return [triton.Config({'BLOCK': 4})] if is_cuda() else []\n",
+       "@triton.autotune(configs=configs(), key=['n'])\n@triton.jit\n",
+       "triton.runtime cannot be evaluated in a decorator argument: it is host code (device queries, benchmarking), "
+       "which tritium does not run",
+       "runtime.driver"},
       {"", "@triton.jit(debug=True)\n",
        "triton.jit(debug=...) is not supported per kernel; compile with debug mode instead (CompileOptions::debug, "
        "tritium compile --debug)",
