@@ -82,6 +82,9 @@ class LinearLayout {
   /// bits with `__shfl_xor_sync(1 << bit)`, the warp bits through shared memory.
   std::vector<int> bits_along(HwDim h, int dim) const;
 
+  /// Same shape and the same basis vectors.
+  bool operator==(const LinearLayout&) const = default;
+
   /// The elements each lane of warp 0 holds, register by register, as row-major indices:
   /// one line per lane, "lane 3: 6 7" (for tests and documentation).
   std::string table() const;
