@@ -57,11 +57,7 @@ void apply_heuristics(const ModuleState& module, const frontend::FunctionDef& fn
     }
     ConstexprValue c = to_constexpr(r, decl.loc, fmt::format("the heuristic for '{}' gave {}", name, r.repr()));
     meta[name] = c;
-    const frontend::PyValue key = frontend::PyValue::of_str(name);
-    bool found = false;
-    for (size_t i = 0; i < args.keys.size(); ++i)
-      if (args.keys[i].equals(key)) args.items[i] = to_py(c), found = true;
-    if (!found) args.keys.push_back(key), args.items.push_back(to_py(c));
+    args.set(frontend::PyValue::of_str(name), to_py(c));
   }
 }
 
@@ -134,21 +130,11 @@ Meta Kernel::resolve_meta(const std::string& signature, int config, const Meta& 
   // upstream's `args` dict: the arguments by name and the meta-parameters so far
   frontend::PyValue args;
   args.kind = frontend::PyValue::Kind::Dict;
-  auto put = [&](const std::string& k, const ConstexprValue& v) {
-    const frontend::PyValue key = frontend::PyValue::of_str(k);
-    for (size_t i = 0; i < args.keys.size(); ++i)
-      if (args.keys[i].equals(key)) {
-        args.items[i] = detail::to_py(v);
-        return;
-      }
-    args.keys.push_back(key);
-    args.items.push_back(detail::to_py(v));
-  };
+  auto put = [&](const std::string& k, const ConstexprValue& v) { args.set(frontend::PyValue::of_str(k), detail::to_py(v)); };
   for (const auto& [k, v] : known) put(k, v);
-  for (const auto& [k, dt] : pointers) {
-    args.keys.push_back(frontend::PyValue::of_str(k));
-    args.items.push_back(frontend::PyValue::named(frontend::PyValue::Kind::Tensor, dt));
-  }
+  for (const auto& [k, dt] : pointers)  // a value given with --arg for the same name stays first
+    if (!args.get(frontend::PyValue::of_str(k)))
+      args.set(frontend::PyValue::of_str(k), frontend::PyValue::named(frontend::PyValue::Kind::Tensor, dt));
   for (const auto& [k, v] : meta) put(k, v);
   if (config >= 0 && pub.configs.empty())
     throw Error(ErrorKind::Usage, fmt::format("kernel '{}' has no @triton.autotune configs to choose from", name_));

@@ -57,13 +57,9 @@ struct Runner {
       else if (a.kind() == Arg::Kind::Float) v = PyValue::of_float(a.float_value());
       else if (a.is_big_unsigned()) v = PyValue::of_float(static_cast<double>(a.uint_value()));
       else v = PyValue::of_int(a.int_value());
-      d.keys.push_back(PyValue::of_str(runtime[i]->name));
-      d.items.push_back(v);
+      d.set(PyValue::of_str(runtime[i]->name), v);
     }
-    for (const auto& [k, v] : meta) {
-      d.keys.push_back(PyValue::of_str(k));
-      d.items.push_back(detail::to_py(v));
-    }
+    for (const auto& [k, v] : meta) d.set(PyValue::of_str(k), detail::to_py(v));  // constexprs: distinct names
     return d;
   }
 

@@ -611,6 +611,10 @@ struct Alias {
   std::string name;
   std::string asname;
   SrcLoc loc;
+  /// The name `import name [as asname]` binds: asname, else the first component of name.
+  std::string import_bound() const { return asname.empty() ? name.substr(0, name.find('.')) : asname; }
+  /// The name `from M import name [as asname]` binds.
+  const std::string& from_bound() const { return asname.empty() ? name : asname; }
 };
 
 /// `import a.b as c, d`.

@@ -15,13 +15,6 @@ void fail(SrcLoc loc, const std::string& msg) { throw CompileError(loc, msg); }
 
 namespace {
 
-// The last name of a decorator: `triton.jit(...)` → "jit", `jit` → "jit".
-std::string decorator_name(const Expr& e) {
-  if (auto* n = e.dyn<NameExpr>()) return n->id;
-  if (auto* a = e.dyn<AttributeExpr>()) return a->attr;
-  if (auto* c = e.dyn<CallExpr>()) return decorator_name(*c->func);
-  return "";
-}
 
 // PyTorch Inductor's helper module, whose names generated kernels use: its `libdevice` and
 // `math` (tl.extra.libdevice, tl.math) and its jit helpers (tritium's stdlib/_inductor.py).
@@ -221,11 +214,11 @@ void ModuleEnv::exec(GenState& st, const Stmt& s) {
   switch (s.kind) {
     case StmtKind::Import:
       for (const auto& a : s.as<ImportStmt>().names) {
-        std::string bound = a.asname.empty() ? a.name.substr(0, a.name.find('.')) : a.asname;
+        std::string bound = a.import_bound();
         std::string path = a.asname.empty() ? bound : a.name;
         Binding b;
         if (auto ns = resolve_module(path)) b.value = *ns;
-        else if (path == "triton" || path.rfind("triton.", 0) == 0 || is_host_module(path))
+        else if (is_triton_module(path) || is_host_module(path))
           b.error = fmt::format("module '{}' (imported at line {}) cannot be used inside a jit function", path,
                                 a.loc.line);
         else b.pending = Binding::Import{path, "", 0, a.loc.line};  // another Python file, on first use
@@ -242,8 +235,7 @@ void ModuleEnv::exec(GenState& st, const Stmt& s) {
           continue;
         }
         Binding b;
-        const bool triton_pkg = imp.level == 0 && (imp.module == "triton" || imp.module.rfind("triton.", 0) == 0 ||
-                                                    is_host_module(imp.module));
+        const bool triton_pkg = imp.level == 0 && (is_triton_module(imp.module) || is_host_module(imp.module));
         if (auto v = imp.level == 0 ? inductor_import(imp.module, a.name) : std::nullopt)
           b.value = *v;
         else if (!ns && !triton_pkg)
@@ -253,7 +245,7 @@ void ModuleEnv::exec(GenState& st, const Stmt& s) {
                                 a.name, from, a.loc.line);
         else if (auto v = namespace_attr(ns->s, a.name)) b.value = *v;
         else b.error = fmt::format("cannot import name '{}' from '{}' (line {})", a.name, from, a.loc.line);
-        names_[a.asname.empty() ? a.name : a.asname] = b;
+        names_[a.from_bound()] = b;
       }
       return;
     }

@@ -10,13 +10,6 @@ namespace {
 
 [[noreturn]] void fail(SrcLoc loc, const std::string& msg) { throw CompileError(loc, msg); }
 
-// The last name of a decorator expression and its call (null when not called).
-std::string last_name(const Expr& e) {
-  if (auto* n = e.dyn<NameExpr>()) return n->id;
-  if (auto* a = e.dyn<AttributeExpr>()) return a->attr;
-  if (auto* c = e.dyn<CallExpr>()) return last_name(*c->func);
-  return "";
-}
 
 struct Args {
   std::vector<std::pair<const Expr*, PyValue>> positional;
@@ -191,6 +184,13 @@ void jit_options(PyEvaluator& ev, const FunctionDef& fn, const CallExpr& c, Kern
 
 }  // namespace
 
+std::string decorator_name(const Expr& e) {
+  if (auto* n = e.dyn<NameExpr>()) return n->id;
+  if (auto* a = e.dyn<AttributeExpr>()) return a->attr;
+  if (auto* c = e.dyn<CallExpr>()) return decorator_name(*c->func);
+  return "";
+}
+
 std::string decorator_path(const Module& m, const Expr& e) {
   if (auto* c = e.dyn<CallExpr>()) return decorator_path(m, *c->func);
   if (auto* a = e.dyn<AttributeExpr>()) {
@@ -202,13 +202,11 @@ std::string decorator_path(const Module& m, const Expr& e) {
   std::string path;
   for (const auto& s : m.body) {
     if (auto* im = s->dyn<ImportStmt>()) {
-      for (const Alias& al : im->names) {
-        std::string bound = al.asname.empty() ? al.name.substr(0, al.name.find('.')) : al.asname;
-        if (bound == n->id) path = al.asname.empty() ? bound : al.name;
-      }
+      for (const Alias& al : im->names)
+        if (al.import_bound() == n->id) path = al.asname.empty() ? al.import_bound() : al.name;
     } else if (auto* im = s->dyn<ImportFromStmt>()) {
       for (const Alias& al : im->names)
-        if ((al.asname.empty() ? al.name : al.asname) == n->id) path = im->module + "." + al.name;
+        if (al.from_bound() == n->id) path = im->module + "." + al.name;
     }
   }
   return path;
@@ -219,7 +217,7 @@ KernelDecls evaluate_decorators(const Module& module, const FunctionDef& fn) {
   PyEvaluator ev(module, fn.loc.offset);
   bool seen_jit = false;
   for (const auto& d : fn.decorators) {
-    const std::string name = last_name(*d);
+    const std::string name = decorator_name(*d);
     const auto* call = d->dyn<CallExpr>();
     if (name == "jit") {
       if (seen_jit) fail(d->loc, "@triton.jit is applied twice");

@@ -45,6 +45,10 @@ struct KernelDecls {
   std::vector<std::string> do_not_specialize_on_alignment;
 };
 
+/// The last name of a decorator expression, calls looked through: `triton.jit(...)` →
+/// "jit", `jit` → "jit", `triton.heuristics({...})` → "heuristics" ("" for other forms).
+std::string decorator_name(const Expr& decorator);
+
 /// The dotted path a decorator expression names through `module`'s imports:
 /// `gluon.jit` after `from triton.experimental import gluon` → "triton.experimental.gluon.jit"
 /// (calls are looked through; "" when the base name is not imported).

@@ -5,15 +5,10 @@
 // function is a jit kernel exactly as if it had been decorated (see parser.h).
 #include "frontend/functional_decorators.h"
 
+#include "frontend/decorators.h"
+
 namespace tritium::frontend {
 namespace {
-
-std::string last_name(const Expr& e) {
-  if (auto* n = e.dyn<NameExpr>()) return n->id;
-  if (auto* a = e.dyn<AttributeExpr>()) return a->attr;
-  if (auto* c = e.dyn<CallExpr>()) return last_name(*c->func);
-  return "";
-}
 
 bool is_decorator_name(const std::string& n) { return n == "jit" || n == "autotune" || n == "heuristics"; }
 
@@ -24,12 +19,12 @@ ExprPtr peel(ExprPtr& e, ExprList& decorators) {
   auto* c = e ? e->dyn<CallExpr>() : nullptr;
   if (!c || c->args.size() != 1 || c->args[0]->is<StarredExpr>()) return nullptr;
   if (auto* inner = c->func->dyn<CallExpr>()) {  // autotune(...)(F), heuristics(...)(F), jit(...)(F)
-    if (!is_decorator_name(last_name(*inner->func)) || !c->keywords.empty()) return nullptr;
+    if (!is_decorator_name(decorator_name(*inner->func)) || !c->keywords.empty()) return nullptr;
     ExprPtr wrapped = std::move(c->args[0]);
     decorators.push_back(std::move(c->func));
     return wrapped;
   }
-  if (last_name(*c->func) != "jit") return nullptr;  // jit(F, do_not_specialize=...)
+  if (decorator_name(*c->func) != "jit") return nullptr;  // jit(F, do_not_specialize=...)
   ExprPtr wrapped = std::move(c->args[0]);
   c->args.clear();
   if (c->keywords.empty()) decorators.push_back(std::move(c->func));
@@ -43,8 +38,8 @@ bool is_chain(const Expr& e) {
   auto* c = e.dyn<CallExpr>();
   if (!c || c->args.size() != 1 || c->args[0]->is<StarredExpr>()) return false;
   if (auto* inner = c->func->dyn<CallExpr>())
-    return is_decorator_name(last_name(*inner->func)) && c->keywords.empty() && is_chain(*c->args[0]);
-  return last_name(*c->func) == "jit" && is_chain(*c->args[0]);
+    return is_decorator_name(decorator_name(*inner->func)) && c->keywords.empty() && is_chain(*c->args[0]);
+  return decorator_name(*c->func) == "jit" && is_chain(*c->args[0]);
 }
 
 }  // namespace
@@ -55,7 +50,7 @@ void attach_functional_decorators(Module& m) {
     if (!a || a->targets.size() != 1) continue;
     auto* target = a->targets[0]->dyn<NameExpr>();
     auto* call = a->value->dyn<CallExpr>();
-    if (!target || !call || !is_decorator_name(last_name(*call))) continue;
+    if (!target || !call || !is_decorator_name(decorator_name(*call))) continue;
     // Find the def it wraps before taking anything apart.
     const Expr* probe = a->value.get();
     while (auto* pc = probe->dyn<CallExpr>()) {

@@ -81,6 +81,8 @@ fs::path importer_dir(const Module& m) {
 
 }  // namespace
 
+bool is_triton_module(const std::string& dotted) { return dotted == "triton" || dotted.rfind("triton.", 0) == 0; }
+
 bool is_host_module(const std::string& dotted) {
   static const char* kHost[] = {
       "torch", "numpy", "jax", "cupy", "os", "sys", "math", "functools", "typing", "typing_extensions",

@@ -26,6 +26,9 @@ struct LoadedModule {
   std::string why_not;
 };
 
+/// True for `triton` and its submodules (resolved by tritium itself, never searched for).
+bool is_triton_module(const std::string& dotted);
+
 /// True for modules that are never Python files of the user's (the Python standard library,
 /// torch, numpy, ...: `torch`, `torch.nn`, `os.path`); imports of them are not searched for.
 bool is_host_module(const std::string& dotted);

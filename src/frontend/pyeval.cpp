@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "frontend/decorators.h"
 #include "frontend/module_loader.h"
 
 extern char** environ;  // POSIX: the process environment
@@ -282,6 +283,16 @@ const PyValue* PyValue::get(const PyValue& key) const {
   return nullptr;
 }
 
+void PyValue::set(const PyValue& key, PyValue value) {
+  for (size_t k = 0; k < keys.size(); ++k)
+    if (keys[k].equals(key)) {
+      items[k] = std::move(value);
+      return;
+    }
+  keys.push_back(key);
+  items.push_back(std::move(value));
+}
+
 bool PyValue::equals(const PyValue& o) const {
   if (is_number(*this) && is_number(o)) {
     if (is_intlike(*this) && is_intlike(o)) return as_int(*this) == as_int(o);
@@ -314,51 +325,54 @@ bool PyValue::equals(const PyValue& o) const {
 
 PyEvaluator::PyEvaluator(const Module& module, uint32_t at) : module_(module), at_(at) {}
 
+const Stmt* PyEvaluator::find_binding(const std::string& name, std::string* if_failure) {
+  // The last binding of `name` above the decorated def (Python executes the module in order).
+  const Stmt* binding = nullptr;
+  std::function<void(const StmtList&)> scan = [&](const StmtList& body) {
+    for (const auto& s : body) {
+      if (s->loc.offset >= at_) break;
+      if (auto* i = s->dyn<IfStmt>()) {  // the branch Python takes (the condition is host Python too)
+        evaluating_.push_back(name);
+        bool taken = false, known = true;
+        try {
+          taken = eval(*i->test).truthy();
+        } catch (const CompileError& e) {
+          known = false;
+          if (if_failure && if_failure->empty())
+            *if_failure = fmt::format(" (the module-level `if` at line {} may bind it, but its condition cannot be "
+                                      "evaluated: {})",
+                                      s->loc.line, e.message());
+        }
+        evaluating_.pop_back();
+        if (known) scan(taken ? i->body : i->orelse);
+        continue;
+      }
+      if (auto* a = s->dyn<AssignStmt>()) {
+        for (const auto& t : a->targets)
+          if (auto* n = t->dyn<NameExpr>(); n && n->id == name) binding = s.get();
+      } else if (auto* a = s->dyn<AnnAssignStmt>()) {
+        if (auto* n = a->target->dyn<NameExpr>(); n && n->id == name && a->value) binding = s.get();
+      } else if (auto* f = s->dyn<FunctionDef>()) {
+        if (f->name == name) binding = s.get();
+      } else if (auto* im = s->dyn<ImportStmt>()) {
+        for (const Alias& al : im->names)
+          if (al.import_bound() == name) binding = s.get();
+      } else if (auto* im = s->dyn<ImportFromStmt>()) {
+        for (const Alias& al : im->names)
+          if (al.from_bound() == name) binding = s.get();
+      }
+    }
+  };
+  scan(module_.body);
+  return binding;
+}
+
 PyValue PyEvaluator::global(const std::string& name, SrcLoc loc) {
   if (auto it = globals_.find(name); it != globals_.end()) return it->second;
   if (std::find(evaluating_.begin(), evaluating_.end(), name) != evaluating_.end())
     fail(loc, fmt::format("module-level name '{}' refers to itself", name));
-  // The last binding of `name` above the decorated def (Python executes the module in order).
-  const Stmt* binding = nullptr;
   std::string if_failure;
-  std::function<void(const StmtList&)> scan = [&](const StmtList& body) {
-  for (const auto& s : body) {
-    if (s->loc.offset >= at_) break;
-    if (auto* i = s->dyn<IfStmt>()) {  // the branch Python takes (the condition is host Python too)
-      evaluating_.push_back(name);
-      bool taken = false, known = true;
-      try {
-        taken = eval(*i->test).truthy();
-      } catch (const CompileError& e) {
-        known = false;
-        if (if_failure.empty())
-          if_failure = fmt::format(" (the module-level `if` at line {} may bind it, but its condition cannot be "
-                                   "evaluated: {})",
-                                   s->loc.line, e.message());
-      }
-      evaluating_.pop_back();
-      if (known) scan(taken ? i->body : i->orelse);
-      continue;
-    }
-    if (auto* a = s->dyn<AssignStmt>()) {
-      for (const auto& t : a->targets)
-        if (auto* n = t->dyn<NameExpr>(); n && n->id == name) binding = s.get();
-    } else if (auto* a = s->dyn<AnnAssignStmt>()) {
-      if (auto* n = a->target->dyn<NameExpr>(); n && n->id == name && a->value) binding = s.get();
-    } else if (auto* f = s->dyn<FunctionDef>()) {
-      if (f->name == name) binding = s.get();
-    } else if (auto* im = s->dyn<ImportStmt>()) {
-      for (const Alias& al : im->names) {
-        std::string bound = al.asname.empty() ? al.name.substr(0, al.name.find('.')) : al.asname;
-        if (bound == name) binding = s.get();
-      }
-    } else if (auto* im = s->dyn<ImportFromStmt>()) {
-      for (const Alias& al : im->names)
-        if ((al.asname.empty() ? al.name : al.asname) == name) binding = s.get();
-    }
-  }
-  };
-  scan(module_.body);
+  const Stmt* binding = find_binding(name, &if_failure);
   PyValue v;
   if (!binding) {
     static const char* kBuiltins[] = {"min",  "max",   "abs",   "int",    "float", "bool",      "len",
@@ -391,14 +405,12 @@ PyValue PyEvaluator::global(const std::string& name, SrcLoc loc) {
     v.fn = f;
     v.module = &module_;
   } else if (auto* im = binding->dyn<ImportStmt>()) {
-    for (const Alias& al : im->names) {
-      std::string bound = al.asname.empty() ? al.name.substr(0, al.name.find('.')) : al.asname;
-      if (bound == name) v = import_module(al.asname.empty() ? bound : al.name, 0, loc);
-    }
+    for (const Alias& al : im->names)
+      if (al.import_bound() == name) v = import_module(al.asname.empty() ? al.import_bound() : al.name, 0, loc);
   } else if (auto* im = binding->dyn<ImportFromStmt>()) {
     for (const Alias& al : im->names)
-      if ((al.asname.empty() ? al.name : al.asname) == name) {
-        PyValue m = im->level == 0 && (im->module == "triton" || im->module.rfind("triton.", 0) == 0)
+      if (al.from_bound() == name) {
+        PyValue m = im->level == 0 && is_triton_module(im->module)
                         ? PyValue::named(K::Module, im->module)
                         : import_module(im->module, im->level, loc);
         v = attribute(m, al.name, loc);
@@ -409,7 +421,7 @@ PyValue PyEvaluator::global(const std::string& name, SrcLoc loc) {
 }
 
 PyValue PyEvaluator::import_module(const std::string& dotted, int level, SrcLoc loc) {
-  if (level == 0 && (dotted == "triton" || dotted.rfind("triton.", 0) == 0)) return PyValue::named(K::Module, dotted);
+  if (level == 0 && is_triton_module(dotted)) return PyValue::named(K::Module, dotted);
   if (level == 0 && dotted == "os") return PyValue::named(K::Module, "os");  // os.environ / os.getenv only
   if (level == 0 && is_host_module(dotted))
     fail(loc, fmt::format("module '{}' cannot be used in a decorator argument (only the triton package and "
@@ -428,21 +440,8 @@ PyValue PyEvaluator::import_module(const std::string& dotted, int level, SrcLoc 
 PyValue PyEvaluator::attribute(const PyValue& v, const std::string& attr, SrcLoc loc) {
   if (v.kind == K::Module && v.module) {  // another Python file: its global, or its submodule
     const Module& m = *v.module;
-    bool bound = false;
-    for (const auto& st : m.body) {
-      if (auto* a = st->dyn<AssignStmt>())
-        for (const auto& t : a->targets) bound = bound || (t->is<NameExpr>() && t->as<NameExpr>().id == attr);
-      if (auto* a = st->dyn<AnnAssignStmt>()) bound = bound || (a->target->is<NameExpr>() && a->target->as<NameExpr>().id == attr);
-      if (auto* f = st->dyn<FunctionDef>()) bound = bound || f->name == attr;
-      if (auto* im = st->dyn<ImportFromStmt>())
-        for (const Alias& al : im->names) bound = bound || (al.asname.empty() ? al.name : al.asname) == attr;
-      if (auto* im = st->dyn<ImportStmt>())
-        for (const Alias& al : im->names) bound = bound || (al.asname.empty() ? al.name : al.asname) == attr;
-    }
-    if (bound) {
-      PyEvaluator other(m, std::numeric_limits<uint32_t>::max());
-      return other.global(attr, loc);
-    }
+    PyEvaluator other(m, std::numeric_limits<uint32_t>::max());
+    if (other.find_binding(attr, nullptr)) return other.global(attr, loc);
     if (v.b) {
       LoadedModule sub = load_module(m, attr, 1);
       if (sub.module) {
@@ -491,7 +490,7 @@ PyValue PyEvaluator::attribute(const PyValue& v, const std::string& attr, SrcLoc
       fail(loc, fmt::format("triton.{} cannot be evaluated in a decorator argument: it is host code (device queries, "
                             "benchmarking), which tritium does not run",
                             attr));
-    if (v.s == "triton" || v.s.rfind("triton.", 0) == 0) return m;
+    if (is_triton_module(v.s)) return m;
     fail(loc, fmt::format("module '{}' cannot be used in a decorator argument (only the triton package)", v.s));
   }
   if (v.kind == K::Config) {
@@ -665,15 +664,7 @@ PyValue PyEvaluator::eval(const Expr& e, const Env& locals) {
       const auto& d = e.as<DictExpr>();
       PyValue out;
       out.kind = K::Dict;
-      auto put = [&](const PyValue& k, const PyValue& v) {
-        for (size_t j = 0; j < out.keys.size(); ++j)
-          if (out.keys[j].equals(k)) {
-            out.items[j] = v;
-            return;
-          }
-        out.keys.push_back(k);
-        out.items.push_back(v);
-      };
+      auto put = [&](const PyValue& k, const PyValue& v) { out.set(k, v); };
       for (size_t k = 0; k < d.keys.size(); ++k) {
         if (!d.keys[k]) {
           PyValue inner = eval(*d.values[k], locals);
@@ -783,12 +774,7 @@ PyValue PyEvaluator::call_def(const FunctionDef& f, const std::vector<PyValue>& 
                               const std::vector<std::pair<std::string, PyValue>>& kwargs, SrcLoc loc) {
   if (f.parse_error) fail(loc, fmt::format("function '{}' does not parse: {}", f.name, f.parse_error->message));
   bool plain = f.decorators.empty();
-  for (const auto& d : f.decorators) {
-    const Expr* e = d.get();
-    if (auto* c = e->dyn<CallExpr>()) e = c->func.get();
-    const std::string n = e->is<NameExpr>() ? e->as<NameExpr>().id : e->is<AttributeExpr>() ? e->as<AttributeExpr>().attr : "";
-    plain = plain || n == "constexpr_function";
-  }
+  for (const auto& d : f.decorators) plain = plain || decorator_name(*d) == "constexpr_function";
   if (!plain) fail(loc, fmt::format("decorated function '{}' cannot be called in a decorator argument", f.name));
   Env env;
   size_t k = 0;

@@ -66,6 +66,8 @@ struct PyValue {
   bool truthy() const;
   /// Dict lookup by key (nullptr when absent).
   const PyValue* get(const PyValue& key) const;
+  /// Dict assignment: replaces the value of an equal key, else appends (insertion order).
+  void set(const PyValue& key, PyValue value);
   /// Python equality (1 == 1.0 == True; containers element-wise).
   bool equals(const PyValue& o) const;
 };
@@ -99,6 +101,10 @@ class PyEvaluator {
   PyValue global(const std::string& name, SrcLoc loc);
 
  private:
+  /// The statement binding module-level `name` as seen from `at_` (taking the branch of each
+  /// module-level `if` whose condition evaluates), or null; `if_failure` (optional) gets a
+  /// note about an `if` whose condition could not be evaluated.
+  const Stmt* find_binding(const std::string& name, std::string* if_failure);
   PyValue attribute(const PyValue& v, const std::string& attr, SrcLoc loc);
   PyValue import_module(const std::string& dotted, int level, SrcLoc loc);
   PyValue call_expr(const CallExpr& c, const Env& locals);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "interp/interp_ops.h"
+#include "ir/sort_params.h"
 
 namespace tritium::interp {
 namespace {
@@ -118,16 +119,11 @@ Val eval_flip(const ir::Op& op, const Val& a) {
 }
 
 Val eval_sort(const ir::Op& op, const Val& a) {
-  if (a.shape.empty() || a.is_ptr) refuse(op, "sort needs a tensor of numbers");
-  const int64_t n = a.shape.back();
-  if (n <= 0 || (n & (n - 1))) refuse(op, "the sorted dimension is not a power of two");
-  int levels = 0;
-  while ((int64_t{1} << levels) < n) ++levels;
-  const int64_t k = op.attr_int("k", n);
-  int lk = 0;
-  while ((int64_t{1} << lk) < k) ++lk;
-  if (k <= 0 || k > n || (int64_t{1} << lk) != k) refuse(op, "k is not a power of two <= n");
-  const bool desc = op.attr_int("descending", 0) != 0;
+  ir::SortParams sp;
+  if (std::string why = ir::sort_params(op, a.type(), &sp); !why.empty()) refuse(op, why);
+  const int64_t n = sp.n;
+  const int levels = sp.levels, lk = sp.lk;
+  const bool desc = sp.descending;
   const bool fl = ir::is_float(a.scalar), sg = is_signed(a.scalar);
   auto greater = [&](const Val& v, int64_t i, int64_t j) {
     if (fl) return load_double(v, i) > load_double(v, j);
@@ -153,7 +149,7 @@ Val eval_sort(const ir::Op& op, const Val& a) {
       cur = next;
     }
   };
-  if (op.attr_int("merge", 0)) {  // tl.bitonic_merge: the last merge alone
+  if (sp.merge) {  // tl.bitonic_merge: the last merge alone
     merge(levels, desc ? 1 : 0);
     return cur;
   }

@@ -25,6 +25,13 @@ bool same_shape_op(OpKind k) {
   }
 }
 
+// A load, store or atomic through a tensor of pointers (an anchor).
+bool is_tensor_access(const ir::Op& op) {
+  const bool memory = op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AtomicRMW ||
+                      op.kind == OpKind::AtomicCAS;
+  return memory && !op.operands.empty() && op.operands[0]->type.is_tensor();
+}
+
 bool cheap(const ir::Value* v) {
   return v->def && (v->def->kind == OpKind::Constant || v->def->kind == OpKind::MakeRange ||
                     v->def->kind == OpKind::Splat);
@@ -67,9 +74,7 @@ struct Assigner {
   void backward(const ir::Block& b) {
     for (auto it = b.ops.rbegin(); it != b.ops.rend(); ++it) {
       const ir::Op& op = **it;
-      const bool memory = op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AtomicRMW ||
-                          op.kind == OpKind::AtomicCAS;
-      if (memory && !op.operands.empty() && op.operands[0]->type.is_tensor()) {
+      if (is_tensor_access(op)) {
         const LinearLayout a = anchor_of(op.operands[0]);
         for (const ir::Value* o : op.operands) want(o, a);
       } else if (same_shape_op(op.kind)) {
@@ -89,9 +94,7 @@ struct Assigner {
   }
 
   void visit(const ir::Op& op) {
-    const bool memory = op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AtomicRMW ||
-                        op.kind == OpKind::AtomicCAS;
-    if (memory && !op.operands.empty() && op.operands[0]->type.is_tensor()) {
+    if (is_tensor_access(op)) {
       const LinearLayout a = anchor_of(op.operands[0]);
       convert_operands(op, a);
       for (const ir::Value* r : op.results)

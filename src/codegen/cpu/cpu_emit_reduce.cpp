@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "codegen/cpu/cpu_emitter.h"
+#include "ir/sort_params.h"
 
 namespace tritium::codegen::cpu {
 
@@ -192,18 +193,12 @@ void Emitter::emit_scan(const Op& op) {
 void Emitter::emit_sort(const Op& op) {
   const Value* x = op.operands[0];
   const Value* r = op.results[0];
-  const auto& shape = x->type.shape;
-  if (shape.empty() || x->type.is_ptr) refuse(op, "sort needs a tensor of numbers");
-  const int64_t n = shape.back();
-  if (n <= 0 || (n & (n - 1))) refuse(op, "the sorted dimension is not a power of two");
-  int levels = 0;
-  while ((int64_t{1} << levels) < n) ++levels;
-  const int64_t k = op.attr_int("k", n);
-  int lk = 0;
-  while ((int64_t{1} << lk) < k) ++lk;
-  if (k <= 0 || k > n || (int64_t{1} << lk) != k) refuse(op, "k is not a power of two <= n");
+  ir::SortParams sp;
+  if (std::string why = ir::sort_params(op, x->type, &sp); !why.empty()) refuse(op, why);
+  const int64_t n = sp.n;
+  const int levels = sp.levels, lk = sp.lk;
   const int64_t rows = x->type.numel() / n;
-  const bool desc = op.attr_int("descending", 0) != 0;
+  const bool desc = sp.descending;
   const ir::ScalarType S = x->type.scalar;
   const std::string T = ctype(x->type.element());
   std::string a = declare_array(x->type, "w"), t = declare_array(x->type, "t");
@@ -226,7 +221,7 @@ void Emitter::emit_sort(const Op& op) {
   line(fmt::format("{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", T));
   close();
   close("};");
-  if (op.attr_int("merge", 0))  // tl.bitonic_merge: the last merge alone
+  if (sp.merge)  // tl.bitonic_merge: the last merge alone
     line(fmt::format("merge_({}, {});", levels, desc ? 1 : 0));
   else
     line(fmt::format("for (int s_ = 1; s_ <= {0}; ++s_) merge_(s_, s_ < {1} ? 2 : {2});", lk, levels, desc ? 1 : 0));

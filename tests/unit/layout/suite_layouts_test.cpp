@@ -7,13 +7,11 @@
 
 #include <cstdio>
 
+#include "../passes/kernel_ir_util.h"
 #include "bench/suite.h"
-#include "frontend/codegen.h"
-#include "frontend/parser.h"
 #include "ir/dtype.h"
 #include "layout/choose.h"
 #include "passes/axis_info.h"
-#include "passes/pipeline.h"
 
 #ifndef TRITIUM_TEST_DIR
 #error "TRITIUM_TEST_DIR must name the tests directory"
@@ -25,13 +23,10 @@ TEST(SuiteLayouts, EveryAccessGetsACoveringCoalescedLayout) {
   int accesses = 0, vectorized = 0;
   for (const auto& c : tritium::bench::select_cases(tritium::bench::all_cases(), true, "")) {
     SCOPED_TRACE(c.file + " " + c.function + " " + c.signature);
-    auto src = tritium::frontend::Source::from_file(std::string(TRITIUM_TEST_DIR) + "/../kernels/" + c.file);
-    auto mod = tritium::frontend::parse_module(src);
-    tritium::frontend::Specialization spec;
-    spec.args = tritium::frontend::parse_signature(c.signature);
-    tritium::ir::Module ir = tritium::frontend::generate_ir(mod, c.function, spec);
-    tritium::passes::run_pipeline(ir);
-    const tritium::ir::Function& fn = *ir.functions.front();
+    auto k = tritium::testing::kernel_ir(
+        tritium::frontend::Source::from_file(std::string(TRITIUM_TEST_DIR) + "/../kernels/" + c.file), c.function,
+        c.signature);
+    const tritium::ir::Function& fn = k->fn();
     tritium::passes::AxisAnalysis axis(fn);
     std::function<void(const tritium::ir::Block&)> walk = [&](const tritium::ir::Block& b) {
       for (const auto& op : b.ops) {

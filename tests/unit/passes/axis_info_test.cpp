@@ -8,10 +8,8 @@
 
 #include <numeric>
 
-#include "frontend/codegen.h"
-#include "frontend/parser.h"
+#include "kernel_ir_util.h"
 #include "passes/axis_info.h"
-#include "passes/pipeline.h"
 #include "tritium/tritium.h"
 
 namespace {
@@ -19,22 +17,10 @@ namespace {
 using tritium::passes::AxisAnalysis;
 using tritium::passes::AxisInfo;
 
-struct Compiled {
-  tritium::frontend::SourceRef src;
-  tritium::frontend::Module mod;
-  tritium::ir::Module ir;
-};
-
 // The facts of the value stored by the kernel's last `store` (and its pointer operand's).
 std::pair<AxisInfo, AxisInfo> stored_facts(const std::string& text, const std::string& sig) {
-  auto c = std::make_unique<Compiled>();
-  c->src = tritium::frontend::Source::from_string(text, "axis.py");
-  c->mod = tritium::frontend::parse_module(c->src);
-  tritium::frontend::Specialization spec;
-  spec.args = tritium::frontend::parse_signature(sig);
-  c->ir = tritium::frontend::generate_ir(c->mod, "k", spec);
-  tritium::passes::run_pipeline(c->ir);
-  const tritium::ir::Function& fn = *c->ir.functions.front();
+  auto c = tritium::testing::kernel_ir_from_text(text, "k", sig, "axis.py");
+  const tritium::ir::Function& fn = c->fn();
   AxisAnalysis a(fn);
   const tritium::ir::Op* store = nullptr;
   for (const auto& op : fn.body.ops)

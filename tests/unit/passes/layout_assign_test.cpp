@@ -6,11 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "bench/suite.h"
-#include "frontend/codegen.h"
-#include "frontend/parser.h"
-#include "layout/choose.h"
+#include "kernel_ir_util.h"
 #include "passes/layout_assign.h"
-#include "passes/pipeline.h"
 
 #ifndef TRITIUM_TEST_DIR
 #error "TRITIUM_TEST_DIR must name the tests directory"
@@ -23,21 +20,9 @@ using tritium::layout::HwDim;
 using tritium::passes::assign_layouts;
 using tritium::passes::LayoutPlan;
 
-struct Built {
-  tritium::frontend::SourceRef src;
-  tritium::frontend::Module mod;
-  tritium::ir::Module ir;
-};
-
-std::unique_ptr<Built> build(const std::string& text, const std::string& kernel, const std::string& sig) {
-  auto b = std::make_unique<Built>();
-  b->src = tritium::frontend::Source::from_string(text, "la.py");
-  b->mod = tritium::frontend::parse_module(b->src);
-  tritium::frontend::Specialization spec;
-  spec.args = tritium::frontend::parse_signature(sig);
-  b->ir = tritium::frontend::generate_ir(b->mod, kernel, spec);
-  tritium::passes::run_pipeline(b->ir);
-  return b;
+std::unique_ptr<tritium::testing::KernelIr> build(const std::string& text, const std::string& kernel,
+                                                  const std::string& sig) {
+  return tritium::testing::kernel_ir_from_text(text, kernel, sig, "la.py");
 }
 
 const tritium::ir::Op* first(const tritium::ir::Function& fn, OpKind k) {
@@ -56,7 +41,7 @@ TEST(LayoutAssign, VectorAddRunsInTheLoadsLayout) {
                      "    tl.store(o_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m) * 2.0, "
                      "mask=m)\n",
                  "k", "*fp32:16, *fp32:16, *fp32:16, i32, 1024");
-  const auto& fn = *b->ir.functions.front();
+  const auto& fn = b->fn();
   LayoutPlan plan = assign_layouts(fn, 4);
   const tritium::ir::Op* load = first(fn, OpKind::Load);
   const tritium::ir::Op* store = first(fn, OpKind::Store);
@@ -72,7 +57,7 @@ TEST(LayoutAssign, UnknownAlignmentGivesScalarAccesses) {
   auto b = build(std::string(kHeader) + "def k(x_ptr, o_ptr):\n    offs = tl.arange(0, 256)\n"
                                         "    tl.store(o_ptr + offs, tl.load(x_ptr + offs))\n",
                  "k", "*fp32, *fp32");
-  const auto& fn = *b->ir.functions.front();
+  const auto& fn = b->fn();
   LayoutPlan plan = assign_layouts(fn, 4);
   const auto& L = plan.layouts.at(first(fn, OpKind::Load)->results[0]);
   EXPECT_EQ(L.basis(HwDim::Lane, 0), (tritium::layout::LinearLayout::Coord{1}));
@@ -86,7 +71,7 @@ TEST(LayoutAssign, ReductionResultIsTheSlicedLayout) {
                      "    x = tl.load(x_ptr + r * 64 + c)\n"
                      "    tl.store(o_ptr + tl.arange(0, 16), tl.sum(x, axis=1))\n",
                  "k", "*fp32:16, *fp32:16");
-  const auto& fn = *b->ir.functions.front();
+  const auto& fn = b->fn();
   LayoutPlan plan = assign_layouts(fn, 4);
   const tritium::ir::Op* red = first(fn, OpKind::Reduce);
   ASSERT_NE(red, nullptr);
@@ -101,7 +86,7 @@ TEST(LayoutAssign, StoringATransposeNeedsAConversion) {
                      "    x = tl.load(x_ptr + r * 32 + c)\n"
                      "    tl.store(o_ptr + r * 32 + c, tl.trans(x))\n",
                  "k", "*fp32:16, *fp32:16");
-  const auto& fn = *b->ir.functions.front();
+  const auto& fn = b->fn();
   LayoutPlan plan = assign_layouts(fn, 4);
   const tritium::ir::Op* store = first(fn, OpKind::Store);
   bool value_converted = false;
@@ -114,15 +99,10 @@ TEST(LayoutAssign, EveryTensorOfTheSuiteGetsACoveringLayout) {
   size_t values = 0;
   for (const auto& c : tritium::bench::select_cases(tritium::bench::all_cases(), true, "")) {
     SCOPED_TRACE(c.file + " " + c.function);
-    auto src = tritium::frontend::Source::from_file(std::string(TRITIUM_TEST_DIR) + "/../kernels/" + c.file);
-    Built b;
-    b.src = src;
-    b.mod = tritium::frontend::parse_module(src);
-    tritium::frontend::Specialization spec;
-    spec.args = tritium::frontend::parse_signature(c.signature);
-    b.ir = tritium::frontend::generate_ir(b.mod, c.function, spec);
-    tritium::passes::run_pipeline(b.ir);
-    LayoutPlan plan = assign_layouts(*b.ir.functions.front(), 4);
+    auto b = tritium::testing::kernel_ir(
+        tritium::frontend::Source::from_file(std::string(TRITIUM_TEST_DIR) + "/../kernels/" + c.file), c.function,
+        c.signature);
+    LayoutPlan plan = assign_layouts(b->fn(), 4);
     for (const auto& [v, l] : plan.layouts) {
       EXPECT_EQ(l.shape(), v->type.shape);
       EXPECT_TRUE(l.is_surjective());
