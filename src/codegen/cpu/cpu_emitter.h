@@ -1,7 +1,6 @@
 // Internal to the CPU renderer: the Emitter that turns one ir::Function into C++ text.
 // Its member functions are split by topic over cpu_codegen.cpp (driver, storage analysis,
-// indexing, dispatch), cpu_emit_elementwise.cpp (types, constants, scalar expressions),
-// cpu_emit_memory.cpp, cpu_emit_reduce.cpp, cpu_emit_gather.cpp, cpu_emit_dot.cpp and
+// indexing, dispatch), cpu_emit_memory.cpp, cpu_emit_reduce.cpp, cpu_emit_gather.cpp, cpu_emit_dot.cpp and
 // cpu_emit_control.cpp.
 //
 // How values live in the generated code (Storage):
@@ -19,6 +18,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "codegen/c_expr.h"
 #include "frontend/source.h"
 #include "ir/ir.h"
 #include "runtime/device.h"
@@ -58,30 +58,22 @@ class Emitter {
   /// Throws frontend::CompileError(op.loc, "cpu backend: <op> not supported: <why>").
   [[noreturn]] void refuse(const ir::Op& op, const std::string& why) const;
 
-  // ---- types and expressions (cpu_emit_elementwise.cpp) --------------------------------
-  /// C++ storage type of one element: int8_t.., uint16_t for fp16/bf16, uint8_t for int1
-  /// and fp8, float, double; pointers "T*".
-  static std::string ctype(const ir::Type& t);
-  /// C++ type arithmetic is done in: float (fp8/fp16/bf16/fp32), double, else ctype.
-  static std::string compute_type(ir::ScalarType t);
-  /// Converts a stored value to its compute type (exact) and back (rounding to nearest).
-  static std::string to_compute(ir::ScalarType t, const std::string& e);
-  static std::string from_compute(ir::ScalarType t, const std::string& e);
-  /// The C++ literal of a constant op's element.
-  std::string literal(const ir::Op& constant) const;
-  /// A C++ literal of type `t` holding zero.
-  static std::string zero_of(const ir::Type& t);
-  /// Numeric conversion of expression `x` from `from` to `to` ("rtne"/"" or "rtz").
-  /// `xc` (may be ""): x already in its compute type (a decoded twin's element).
+  // ---- types and expressions (codegen/c_expr.h, shared with the CUDA renderer) --------
+  static std::string ctype(const ir::Type& t) { return CExpr::ctype(t); }
+  static std::string compute_type(ir::ScalarType t) { return CExpr::compute_type(t); }
+  static std::string to_compute(ir::ScalarType t, const std::string& e) { return CExpr::to_compute(t, e); }
+  static std::string from_compute(ir::ScalarType t, const std::string& e) { return CExpr::from_compute(t, e); }
+  std::string literal(const ir::Op& constant) const { return cx_.literal(constant); }
+  static std::string zero_of(const ir::Type& t) { return CExpr::zero_of(t); }
   std::string cast_expr(const ir::Op& op, ir::ScalarType from, ir::ScalarType to, const std::string& rounding,
-                        const std::string& x, const std::string& xc = "") const;
-  /// The result of elementwise op `op` (one element) given its operand expressions; `dec[k]`
-  /// (may be missing or "") is operand k already in its compute type, read instead of
-  /// to_compute(args[k]) where the op uses the operand's value (not its bits).
+                        const std::string& x, const std::string& xc = "") const {
+    return cx_.cast_expr(op, from, to, rounding, x, xc);
+  }
   std::string elementwise_expr(const ir::Op& op, const std::vector<std::string>& args,
-                               const std::vector<std::string>& dec = {}) const;
-  /// A double-quoted C string literal of `s`.
-  static std::string c_string(const std::string& s);
+                               const std::vector<std::string>& dec = {}) const {
+    return cx_.elementwise_expr(op, args, dec);
+  }
+  static std::string c_string(const std::string& s) { return CExpr::c_string(s); }
 
   // ---- values and indexing (cpu_codegen.cpp) --------------------------------------------
   Storage storage(const ir::Value* v) const;
@@ -244,6 +236,7 @@ class Emitter {
 
   const ir::Function& fn_;
   runtime::CodegenOptions opts_;
+  CExpr cx_{"cpu"};
   std::string out_;
   int indent_ = 1;
   int counter_ = 0;

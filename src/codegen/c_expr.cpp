@@ -1,14 +1,16 @@
-// CPU renderer: C++ types, constants, casts and the expression of every elementwise op.
-// The semantics live in the prelude's helpers (cpu_prelude.cpp); this file picks them.
+// C-family expressions of the IR's scalar semantics (see c_expr.h): types, constants,
+// casts and the expression of every elementwise op, shared by the CPU and CUDA renderers.
+// The semantics live in the helpers of the scalar prelude (scalar_prelude.cpp).
 #include <fmt/format.h>
 
 #include <cmath>
 #include <cstring>
 
-#include "codegen/cpu/cpu_emitter.h"
+#include "codegen/c_expr.h"
+#include "frontend/source.h"
 #include "common/float_formats.h"
 
-namespace tritium::codegen::cpu {
+namespace tritium::codegen {
 
 using ir::MathFn;
 using ir::Op;
@@ -132,18 +134,22 @@ const char* libm_name(MathFn f) {
 
 // ---- types ---------------------------------------------------------------------------------
 
-std::string Emitter::ctype(const ir::Type& t) {
+void CExpr::refuse(const Op& op, const std::string& why) const {
+  throw frontend::CompileError(op.loc, backend_ + " backend: " + op.name() + " not supported: " + why);
+}
+
+std::string CExpr::ctype(const ir::Type& t) {
   std::string s = scalar_ctype(t.scalar);
   return t.is_ptr ? s + "*" : s;
 }
 
-std::string Emitter::compute_type(ScalarType t) {
+std::string CExpr::compute_type(ScalarType t) {
   if (t == ScalarType::F64) return "double";
   if (ir::is_float(t)) return "float";
   return scalar_ctype(t);
 }
 
-std::string Emitter::to_compute(ScalarType t, const std::string& e) {
+std::string CExpr::to_compute(ScalarType t, const std::string& e) {
   switch (t) {
     case ScalarType::F16: return "tr_h2f(" + e + ")";
     case ScalarType::BF16: return "tr_bf2f(" + e + ")";
@@ -153,7 +159,7 @@ std::string Emitter::to_compute(ScalarType t, const std::string& e) {
   }
 }
 
-std::string Emitter::from_compute(ScalarType t, const std::string& e) {
+std::string CExpr::from_compute(ScalarType t, const std::string& e) {
   switch (t) {
     case ScalarType::F16: return "tr_f2h(" + e + ")";
     case ScalarType::BF16: return "tr_f2bf(" + e + ")";
@@ -163,14 +169,14 @@ std::string Emitter::from_compute(ScalarType t, const std::string& e) {
   }
 }
 
-std::string Emitter::zero_of(const ir::Type& t) {
+std::string CExpr::zero_of(const ir::Type& t) {
   if (t.is_ptr) return fmt::format("({})0", ctype(t));
   if (t.scalar == ScalarType::F32) return "0.0f";
   if (t.scalar == ScalarType::F64) return "0.0";
   return fmt::format("({})0", ctype(t));
 }
 
-std::string Emitter::c_string(const std::string& s) {
+std::string CExpr::c_string(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     if (c == '"' || c == '\\') out += '\\', out += static_cast<char>(c);
@@ -181,7 +187,7 @@ std::string Emitter::c_string(const std::string& s) {
   return out + "\"";
 }
 
-std::string Emitter::literal(const Op& op) const {
+std::string CExpr::literal(const Op& op) const {
   const ir::Type t = op.results[0]->type.element();
   auto it = op.attrs.find("value");
   if (it == op.attrs.end()) refuse(op, "constant without a value");
@@ -215,7 +221,7 @@ std::string Emitter::literal(const Op& op) const {
 
 // ---- casts ---------------------------------------------------------------------------------
 
-std::string Emitter::cast_expr(const Op& op, ScalarType from, ScalarType to, const std::string& rounding,
+std::string CExpr::cast_expr(const Op& op, ScalarType from, ScalarType to, const std::string& rounding,
                                const std::string& x, const std::string& xc) const {
   if (!rounding.empty() && rounding != "rtne" && rounding != "rtz") refuse(op, "rounding mode '" + rounding + "'");
   const bool rtz = rounding == "rtz";
@@ -259,7 +265,7 @@ std::string Emitter::cast_expr(const Op& op, ScalarType from, ScalarType to, con
 
 // ---- elementwise ops -----------------------------------------------------------------------
 
-std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::string>& a,
+std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>& a,
                                       const std::vector<std::string>& dec) const {
   const ir::Type& in = op.operands.empty() ? op.results[0]->type : op.operands[0]->type;
   const ir::Type& out = op.results[0]->type;
@@ -423,4 +429,4 @@ std::string Emitter::elementwise_expr(const Op& op, const std::vector<std::strin
   return W(call);
 }
 
-}  // namespace tritium::codegen::cpu
+}  // namespace tritium::codegen

@@ -1,0 +1,56 @@
+// C-family expressions of the IR's scalar semantics, shared by the renderers whose output
+// is C++ (the CPU backend) or CUDA C++ (the cuda backend): element types, literals, casts
+// and the expression of one element of every elementwise op. The expressions call the
+// helpers of the scalar prelude (codegen/scalar_prelude.h: tr_add, tr_idiv, tr_fmin, tr_h2f,
+// tr_expf, ...), which every such renderer embeds, so both give the reference interpreter's
+// bits (src/interp/interpreter.h) for every op but the libm-backed math functions (sin,
+// cos, erf, tanh, ...: the target's own library there).
+//
+// Storage types: int8_t..uint64_t, uint8_t for int1 (0 / 1) and the fp8 formats, uint16_t
+// for fp16 / bf16 (bit patterns), float, double; pointers "T*". Arithmetic on the narrow
+// float formats is done in float and rounded after every op.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+
+namespace tritium::codegen {
+
+class CExpr {
+ public:
+  /// `backend` names the renderer in refusals ("cpu", "cuda").
+  explicit CExpr(std::string backend) : backend_(std::move(backend)) {}
+
+  /// Throws frontend::CompileError(op.loc, "<backend> backend: <op> not supported: <why>").
+  [[noreturn]] void refuse(const ir::Op& op, const std::string& why) const;
+
+  /// C++ storage type of one element (see the file comment); pointers "T*".
+  static std::string ctype(const ir::Type& t);
+  /// C++ type arithmetic is done in: float (fp8/fp16/bf16/fp32), double, else ctype.
+  static std::string compute_type(ir::ScalarType t);
+  /// Converts a stored value to its compute type (exact) and back (rounding to nearest).
+  static std::string to_compute(ir::ScalarType t, const std::string& e);
+  static std::string from_compute(ir::ScalarType t, const std::string& e);
+  /// A C++ literal of type `t` holding zero.
+  static std::string zero_of(const ir::Type& t);
+  /// A double-quoted C string literal of `s`.
+  static std::string c_string(const std::string& s);
+
+  /// The C++ literal of a constant op's element. Refuses a constant without a usable value.
+  std::string literal(const ir::Op& constant) const;
+  /// Numeric conversion of expression `x` from `from` to `to` ("rtne"/"" or "rtz").
+  /// `xc` (may be ""): x already in its compute type.
+  std::string cast_expr(const ir::Op& op, ir::ScalarType from, ir::ScalarType to, const std::string& rounding,
+                        const std::string& x, const std::string& xc = "") const;
+  /// The result of elementwise op `op` (one element) given its operand expressions; `dec[k]`
+  /// (may be missing or "") is operand k already in its compute type, read instead of
+  /// to_compute(args[k]) where the op uses the operand's value (not its bits).
+  std::string elementwise_expr(const ir::Op& op, const std::vector<std::string>& args,
+                               const std::vector<std::string>& dec = {}) const;
+
+ private:
+  std::string backend_;
+};
+
+}  // namespace tritium::codegen
