@@ -12,6 +12,9 @@ const char* tmath_text();
 
 const char* scalar_prelude_text() {
   static const std::string text = std::string(R"TRSCALAR(// ---- tritium scalar prelude ---------------------------------------------------
+#ifndef TR_HD
+#define TR_HD  // host and device (CUDA: __host__ __device__) for constexpr helpers
+#endif
 template <class To, class From> TR_INLINE To tr_bits(From x) { return __builtin_bit_cast(To, x); }
 
 // ---- integers: wrap-around arithmetic through unsigned types ----------------------------
@@ -20,8 +23,8 @@ template <> struct tr_uw<int64_t> { typedef uint64_t type; };
 template <> struct tr_uw<uint64_t> { typedef uint64_t type; };
 template <class T> struct tr_signed { enum { value = (T)(-1) < (T)0 }; };
 template <class T> struct tr_limits {
-  static constexpr T min() { return tr_signed<T>::value ? (T)((typename tr_uw<T>::type)1 << (sizeof(T) * 8 - 1)) : (T)0; }
-  static constexpr T max() { return (T)~min(); }
+  static constexpr TR_HD T min() { return tr_signed<T>::value ? (T)((typename tr_uw<T>::type)1 << (sizeof(T) * 8 - 1)) : (T)0; }
+  static constexpr TR_HD T max() { return (T)~min(); }
 };
 
 template <class T> TR_INLINE T tr_add(T a, T b) { typedef typename tr_uw<T>::type U; return (T)((U)a + (U)b); }
@@ -72,8 +75,8 @@ template <class T> TR_INLINE T tr_popc(T a) {
 }
 // High half of the UNSIGNED double-width product of the operands' bits (any int type).
 template <class T> TR_INLINE T tr_mulhi(T a, T b) {
-  if (sizeof(T) == 8) return (T)(uint64_t)(((unsigned __int128)(uint64_t)a * (unsigned __int128)(uint64_t)b) >> 64);
-  return (T)(((uint64_t)tr_ubits(a) * (uint64_t)tr_ubits(b)) >> (sizeof(T) * 8));
+  if constexpr (sizeof(T) == 8) return (T)(uint64_t)(((unsigned __int128)(uint64_t)a * (unsigned __int128)(uint64_t)b) >> 64);
+  else return (T)(((uint64_t)tr_ubits(a) * (uint64_t)tr_ubits(b)) >> (sizeof(T) * 8));
 }
 
 // ---- floats: min / max -------------------------------------------------------------------

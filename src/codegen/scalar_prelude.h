@@ -8,7 +8,8 @@
 // The embedding text must first include <stdint.h> (or define its types) and define
 //   TR_INLINE  a small always-inlined function ("static inline __attribute__((always_inline))"
 //              on the CPU, "static __device__ __forceinline__" on CUDA);
-//   TR_SLOW    a large pure function kept out of line.
+//   TR_SLOW    a large pure function kept out of line;
+// and may define TR_HD (constexpr helpers callable from device code: "__host__ __device__").
 // It uses only GCC / NVCC builtins both compilers accept (__builtin_bit_cast, __builtin_fmaf,
 // __builtin_clz(ll), __builtin_popcount(ll), __builtin_trunc, __builtin_isinf,
 // __builtin_nextafterf, unsigned __int128).

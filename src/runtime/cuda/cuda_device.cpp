@@ -101,8 +101,7 @@ void CudaDevice::make_current() const { ctx_->make_current(); }
 std::string CudaDevice::arch() const { return fmt::format("sm_{}{}", props_.cc_major, props_.cc_minor); }
 
 std::string CudaDevice::description() const {
-  return fmt::format("{}, {}, {} SMs, {:.1f} GiB, CUDA driver {}.{} (runtime only: compile() refuses until "
-                     "the code generator exists, issue 4)",
+  return fmt::format("{}, {}, {} SMs, {:.1f} GiB, CUDA driver {}.{}",
                      props_.name, arch(), props_.sm_count,
                      static_cast<double>(props_.total_memory) / (1024.0 * 1024.0 * 1024.0),
                      props_.driver_version / 1000, props_.driver_version % 1000 / 10);
@@ -159,18 +158,10 @@ void CudaDevice::copy_out(void* dst, const DeviceBuffer& src, size_t bytes, size
   last_launch_.clear();
 }
 
-std::unique_ptr<LoadedKernel> CudaDevice::compile(const ir::Module& m, const CodegenOptions&) { refuse_codegen(m); }
+std::unique_ptr<LoadedKernel> make_cuda_loaded_kernel(CudaDevice& dev, const ir::Module& m, const CodegenOptions& opts);
 
-void refuse_codegen(const ir::Module& m) {
-  const ir::Function* fn = nullptr;
-  for (const auto& f : m.functions)
-    if (f->is_kernel) {
-      fn = f.get();
-      break;
-    }
-  if (!fn && !m.functions.empty()) fn = m.functions.front().get();
-  throw frontend::CompileError(fn ? fn->loc : ir::Loc{},
-                               "cuda backend: code generation is not implemented yet (issue 4)");
+std::unique_ptr<LoadedKernel> CudaDevice::compile(const ir::Module& m, const CodegenOptions& opts) {
+  return make_cuda_loaded_kernel(*this, m, opts);  // cuda_kernel.cpp
 }
 
 void CudaDevice::synchronize() {

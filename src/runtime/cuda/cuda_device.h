@@ -4,8 +4,7 @@
 // Device interface (device.h): alloc/free (cuMemAlloc_v2/cuMemFree_v2), copy_in/copy_out
 // (cuMemcpyHtoD_v2/DtoH_v2 at a byte offset, bounds-checked against the buffer size),
 // synchronize (cuCtxSynchronize; an error of an asynchronous launch is reported with the
-// kernel name of the last launch), description. compile() refuses with a
-// frontend::CompileError until the CUDA code generator exists (issue 4).
+// kernel name of the last launch), description, compile() (cuda_kernel.h).
 //
 // Lower-level entries for the code generator: load_module (a cubin, PTX or fatbin image,
 // cuModuleLoadDataEx with the JIT error log), CudaModule::function (cuModuleGetFunction),
@@ -92,8 +91,8 @@ class CudaDevice final : public Device {
   void copy_in(DeviceBuffer& dst, const void* src, size_t bytes, size_t offset = 0) override;
   /// Copies `bytes` from `src` at byte `offset` to host `dst` (synchronous); errors as copy_in.
   void copy_out(void* dst, const DeviceBuffer& src, size_t bytes, size_t offset = 0) override;
-  /// Always throws frontend::CompileError("cuda backend: code generation is not implemented
-  /// yet (issue 4)") at the kernel's location: never a silent fallback.
+  /// Renders the kernel (codegen/cuda), compiles it to a cubin for this GPU with NVRTC and
+  /// loads it (cuda_kernel.h). Throws frontend::CompileError for refused constructs.
   std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) override;
   /// Waits for all launched work (cuCtxSynchronize). Throws std::runtime_error naming the
   /// kernel of the last launch when an asynchronous error is reported.
@@ -133,11 +132,6 @@ class CudaDevice final : public Device {
   std::string last_launch_;  // "kernel 'vadd' (grid ..., block ...)" of the last launch since synchronize
   std::unordered_map<CUfunction, int> shared_optin_;  // bytes opted in per function
 };
-
-/// The refusal CudaDevice::compile() raises: frontend::CompileError at the location of the
-/// kernel of `m` (the function marked is_kernel, else the first one), "cuda backend: code
-/// generation is not implemented yet (issue 4)". Separate so that it is testable without a GPU.
-[[noreturn]] void refuse_codegen(const ir::Module& m);
 
 /// A cuda device for device `ordinal` (the registry's factory). Throws as CudaDevice().
 std::unique_ptr<Device> make_cuda_device(int ordinal = 0);

@@ -114,22 +114,5 @@ TEST(CudaApi, NvrtcSearchDirsExistAndAreDistinct) {
     for (size_t j = i + 1; j < dirs.size(); ++j) EXPECT_NE(dirs[i], dirs[j]);
 }
 
-TEST(CudaApi, CompileRefusesUntilTheCodeGeneratorExists) {
-  ir::Module m;
-  m.add("helper");
-  ir::Function* k = m.add("add_kernel");
-  k->is_kernel = true;
-  k->loc.line = 7;
-  k->loc.col = 5;
-  try {
-    refuse_codegen(m);
-  } catch (const frontend::CompileError& e) {
-    EXPECT_EQ(e.message(), "cuda backend: code generation is not implemented yet (issue 4)");
-    EXPECT_EQ(e.loc().line, 7u);  // the kernel's location, not the helper's
-    return;
-  }
-  FAIL() << "refuse_codegen returned";
-}
-
 }  // namespace
 }  // namespace tritium::runtime::cuda

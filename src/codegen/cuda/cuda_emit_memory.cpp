@@ -1,0 +1,266 @@
+// CUDA renderer: loads, stores and atomics.
+//
+// A tensor access is done by each thread for the registers of the access's layout (the
+// anchor: coalesced by axis analysis, cuda_layouts.h). Registers whose low bits run along
+// the contiguous dimension are accessed as one vector of up to 16 bytes when axis analysis
+// proves the pointers contiguous and aligned over the vector and the mask constant there.
+// Stores and atomics are done by one holder per element only (no broadcast lane / warp bit
+// set, no duplicate register); an atomic's old values are then shared with the other
+// holders through shared memory. A store followed (in program order) by a load puts a block
+// barrier before the load, so a program reads what its own threads wrote, as on the CPU.
+// Scalar stores and atomics are done by thread 0 (the old value is broadcast).
+#include <fmt/format.h>
+
+#include "codegen/cuda/cuda_emitter.h"
+
+namespace tritium::codegen::cuda {
+
+using ir::Op;
+using ir::OpKind;
+using ir::ScalarType;
+using ir::Value;
+
+namespace {
+
+std::string load_expr(const ir::Type& ptr, const std::string& p, bool is_volatile) {
+  std::string deref = is_volatile ? fmt::format("*(volatile {})({})", CExpr::ctype(ptr.element()), p)
+                                  : fmt::format("*({})", p);
+  if (ptr.scalar == ScalarType::I1) return fmt::format("(uint8_t)({} != 0)", deref);
+  return deref;
+}
+
+int elem_bytes(const ir::Type& t) { return t.is_ptr ? 8 : std::max(1, ir::byte_size(t.scalar)); }
+
+// The vector width (elements) of a tensor access in layout `l` through `ptr` with `mask`.
+int vector_width(const Emitter& e, const LinearLayout& l, const Value* ptr, const Value* mask, int eb, int* dim) {
+  if (l.bits(HwDim::Register) == 0) return 1;
+  const auto& b0 = l.basis(HwDim::Register, 0);
+  int d0 = -1;
+  for (size_t d = 0; d < b0.size(); ++d)
+    if (b0[d] == 1) d0 = static_cast<int>(d);
+  if (d0 < 0) return 1;
+  int v = 1;
+  while (v * 2 * eb <= 16 && __builtin_ctz(static_cast<unsigned>(v * 2)) <= l.bits(HwDim::Register)) {
+    const int k = __builtin_ctz(static_cast<unsigned>(v));
+    const auto& b = l.basis(HwDim::Register, k);
+    bool unit = b[static_cast<size_t>(d0)] == v;
+    for (size_t d = 0; d < b.size(); ++d) unit = unit && (static_cast<int>(d) == d0 || b[d] == 0);
+    if (!unit) break;
+    v *= 2;
+  }
+  const passes::AxisInfo pi = e.axis().get(ptr);
+  while (v > 1 && (pi.contiguity[static_cast<size_t>(d0)] < v || pi.divisibility[static_cast<size_t>(d0)] < v * eb)) v /= 2;
+  if (mask && mask->type.is_tensor()) {
+    const passes::AxisInfo mi = e.axis().get(mask);
+    while (v > 1 && mi.constancy[static_cast<size_t>(d0)] < v) v /= 2;
+  }
+  if (v * eb < 4) v = 1;  // vectors of at least one 32-bit word
+  *dim = d0;
+  return v;
+}
+
+// Element i (of n, each eb bytes) of the 32-bit words w[], as the bits of type T.
+std::string unpack(const std::string& w, int i, int eb, const std::string& T) {
+  switch (eb) {
+    case 8: return fmt::format("tr_bits<{}>(((uint64_t){}[{}] << 32) | {}[{}])", T, w, 2 * i + 1, w, 2 * i);
+    case 4: return fmt::format("tr_bits<{}>({}[{}])", T, w, i);
+    case 2: return fmt::format("tr_bits<{}>((uint16_t)({}[{}] >> {}))", T, w, i / 2, 16 * (i % 2));
+    default: return fmt::format("tr_bits<{}>((uint8_t)({}[{}] >> {}))", T, w, i / 4, 8 * (i % 4));
+  }
+}
+
+const char* vec_type(int bytes) { return bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : "uint32_t"; }
+
+}  // namespace
+
+void Emitter::emit_load(const Op& op) {
+  const Value* ptr = op.operands[0];
+  const Value* mask = op.operands.size() >= 2 ? op.operands[1] : nullptr;
+  const Value* other = op.operands.size() >= 3 ? op.operands[2] : nullptr;
+  const Value* r = op.results[0];
+  if (!ptr->type.is_ptr) refuse(op, "operand is not a pointer");
+  const bool vol = op.attr_int("volatile", 0) != 0;
+  if (store_pending_) {
+    line("__syncthreads();  // this program's earlier stores are visible to the load");
+    store_pending_ = false;
+  }
+  if (r->type.is_scalar()) {
+    std::string v = load_expr(ptr->type, scalar(ptr), vol);
+    if (mask) v = fmt::format("{} ? {} : {}", scalar(mask), v, other ? scalar(other) : CExpr::zero_of(r->type));
+    std::string n = fresh("s");
+    line(fmt::format("{} const {} = {};", CExpr::ctype(r->type), n, v));
+    bind_scalar(r, n);
+    return;
+  }
+  const LinearLayout& l = layout_of(r);
+  const int64_t R = l.size(HwDim::Register);
+  const std::string T = CExpr::ctype(r->type.element());
+  std::string a = declare_array(r->type, R, "v");
+  const int eb = elem_bytes(r->type);
+  int d0 = 0;
+  const int V = (vol || r->type.scalar == ScalarType::I1) ? 1 : vector_width(*this, l, ptr, mask, eb, &d0);
+  for (int64_t g = 0; g < R; g += V) {
+    auto other_of = [&](int64_t rr) { return other ? el(other, l, rr) : CExpr::zero_of(r->type.element()); };
+    if (V == 1) {
+      std::string v = load_expr(ptr->type, el(ptr, l, g), vol);
+      if (mask) v = fmt::format("{} ? {} : {}", el(mask, l, g), v, other_of(g));
+      line(fmt::format("{}[{}] = {};", a, g, v));
+      continue;
+    }
+    const int bytes = V * eb, words = bytes / 4;
+    std::string w = fresh("w");
+    line(fmt::format("uint32_t {}[{}];", w, words));
+    if (mask) open(fmt::format("if ({})", el(mask, l, g)));
+    else open("");
+    std::string t = fresh("t");
+    line(fmt::format("const {} {} = *(const {}*)({});", vec_type(bytes), t, vec_type(bytes), el(ptr, l, g)));
+    if (words == 1) line(fmt::format("{}[0] = {};", w, t));
+    else
+      for (int k = 0; k < words; ++k) line(fmt::format("{}[{}] = {}.{};", w, k, t, "xyzw"[k]));
+    for (int i = 0; i < V; ++i) line(fmt::format("{}[{}] = {};", a, g + i, unpack(w, i, eb, T)));
+    if (mask) {
+      close("} else {");
+      ++indent_;
+      for (int i = 0; i < V; ++i) line(fmt::format("{}[{}] = {};", a, g + i, other_of(g + i)));
+    }
+    close();
+  }
+  bind_array(r, a);
+}
+
+void Emitter::emit_store(const Op& op) {
+  const Value* ptr = op.operands[0];
+  const Value* val = op.operands[1];
+  const Value* mask = op.operands.size() >= 3 ? op.operands[2] : nullptr;
+  if (!ptr->type.is_ptr) refuse(op, "operand is not a pointer");
+  store_pending_ = true;
+  if (ptr->type.is_scalar()) {
+    std::string c = "tr_tid == 0";
+    if (mask) c += " && " + scalar(mask);
+    line(fmt::format("if ({}) *({}) = {};", c, scalar(ptr), scalar(val)));
+    return;
+  }
+  const LinearLayout& l = layout_of(ptr);
+  const int64_t R = l.size(HwDim::Register);
+  const ir::Type vt = val->type.element();
+  const int eb = elem_bytes(vt);
+  int d0 = 0;
+  const int V = vt.scalar == ScalarType::I1 && !vt.is_ptr ? 1 : vector_width(*this, l, ptr, mask, eb, &d0);
+  const std::string own = owner(l);
+  if (!own.empty()) open(fmt::format("if ({})", own));
+  for (int64_t g = 0; g < R; g += V) {
+    if (reg_dup(l, g)) continue;
+    if (V == 1) {
+      std::string s = fmt::format("*({}) = {};", el(ptr, l, g), el(val, l, g));
+      if (mask) s = fmt::format("if ({}) {}", el(mask, l, g), s);
+      line(s);
+      continue;
+    }
+    const int bytes = V * eb, words = bytes / 4;
+    std::vector<std::string> w(static_cast<size_t>(words));
+    const char* ub = eb == 8 ? "uint64_t" : eb == 4 ? "uint32_t" : eb == 2 ? "uint16_t" : "uint8_t";
+    for (int i = 0; i < V; ++i) {
+      const std::string bits = fmt::format("tr_bits<{}>({})", ub, el(val, l, g + i));
+      if (eb == 8) {
+        w[static_cast<size_t>(2 * i)] = fmt::format("(uint32_t)({})", bits);
+        w[static_cast<size_t>(2 * i + 1)] = fmt::format("(uint32_t)({} >> 32)", bits);
+      } else {
+        const int per = 4 / eb, k = i / per, sh = 8 * eb * (i % per);
+        std::string part = sh ? fmt::format("((uint32_t){} << {})", bits, sh) : fmt::format("(uint32_t){}", bits);
+        auto& s = w[static_cast<size_t>(k)];
+        s = s.empty() ? part : s + " | " + part;
+      }
+    }
+    std::string vec = words == 1 ? w[0] : fmt::format("make_{}({})", vec_type(bytes), fmt::join(w, ", "));
+    std::string s = fmt::format("*({}*)({}) = {};", vec_type(bytes), el(ptr, l, g), vec);
+    if (mask) s = fmt::format("if ({}) {}", el(mask, l, g), s);
+    line(s);
+  }
+  if (!own.empty()) close();
+}
+
+void Emitter::emit_atomic(const Op& op) {
+  const bool cas = op.kind == OpKind::AtomicCAS;
+  const Value* ptr = op.operands[0];
+  const Value* mask = !cas && op.operands.size() >= 3 ? op.operands[2] : nullptr;
+  const Value* r = op.results[0];
+  const ScalarType S = ptr->type.scalar;
+  const std::string T = CExpr::ctype(ir::Type::of(S));
+  if (S == ScalarType::I1 || ir::is_fp8(S)) refuse(op, std::string("atomics on ") + std::string(ir::name(S)));
+  const std::string rmw = op.attr_str("rmw");
+  const char* bits = S == ScalarType::F64 ? "uint64_t" : S == ScalarType::F32 ? "uint32_t" : "uint16_t";
+  store_pending_ = true;
+  auto call = [&](const std::function<std::string(const Value*)>& at) -> std::string {
+    const std::string p = at(ptr);
+    if (cas) {
+      const std::string c = at(op.operands[1]), v = at(op.operands[2]);
+      if (!ir::is_float(S)) return fmt::format("tr_atomic_cas<{}>({}, {}, {})", T, p, c, v);
+      return fmt::format("tr_bits<{}>(tr_atomic_cas<{}>(({}*)({}), tr_bits<{}>({}), tr_bits<{}>({})))", T, bits, bits, p,
+                         bits, c, bits, v);
+    }
+    const std::string v = at(op.operands[1]);
+    if (!ir::is_float(S)) {
+      if (rmw == "add" || rmw == "and" || rmw == "or" || rmw == "xor" || rmw == "max" || rmw == "min" || rmw == "xchg")
+        return fmt::format("tr_atomic_{}<{}>({}, {})", rmw, T, p, v);
+      refuse(op, "atomic '" + rmw + "' on integers");
+    }
+    if (rmw == "xchg")
+      return fmt::format("tr_bits<{}>(tr_atomic_xchg<{}>(({}*)({}), tr_bits<{}>({})))", T, bits, bits, p, bits, v);
+    const std::string ct = CExpr::compute_type(S);
+    const std::string old_v = CExpr::to_compute(S, fmt::format("tr_bits<{}>(o_)", T));
+    const std::string new_v = CExpr::to_compute(S, fmt::format("({})", v));
+    std::string upd;
+    if (rmw == "fadd" || rmw == "add") upd = fmt::format("{} + {}", old_v, new_v);
+    else if (rmw == "max") upd = fmt::format("tr_fmax<{}>({}, {})", ct, old_v, new_v);
+    else if (rmw == "min") upd = fmt::format("tr_fmin<{}>({}, {})", ct, old_v, new_v);
+    else refuse(op, "atomic '" + rmw + "' on floats");
+    return fmt::format("tr_bits<{}>(tr_atomic_update(({}*)({}), [&]({} o_) {{ return tr_bits<{}>({}); }}))", T, bits, p,
+                       bits, bits, CExpr::from_compute(S, upd));
+  };
+  const bool fence = op.attr_str("sem", "acq_rel") != "relaxed";
+  const std::string zero = CExpr::zero_of(r->type.element());
+  if (r->type.is_scalar()) {
+    std::string n = fresh("s");
+    line(fmt::format("{} {} = {};", CExpr::ctype(r->type), n, zero));
+    need_smem(8);
+    line("__syncthreads();");
+    open("if (tr_tid == 0)");
+    if (fence) line("__threadfence();");
+    std::string c = call([&](const Value* v) { return scalar(v); });
+    line(mask ? fmt::format("{} = {} ? {} : {};", n, scalar(mask), c, zero) : fmt::format("{} = {};", n, c));
+    if (fence) line("__threadfence();");
+    line(fmt::format("*({}*)tr_smem = {};", CExpr::ctype(r->type), n));
+    close();
+    line("__syncthreads();");
+    line(fmt::format("{} = *({}*)tr_smem;", n, CExpr::ctype(r->type)));
+    bind_scalar(r, n);
+    return;
+  }
+  const LinearLayout& l = layout_of(ptr);
+  const int64_t R = l.size(HwDim::Register);
+  std::string a = declare_array(r->type, R, "v");
+  for (int64_t k = 0; k < R; ++k) line(fmt::format("{}[{}] = {};", a, k, zero));
+  const std::string own = owner(l);
+  bool dup = !own.empty();
+  if (!own.empty()) open(fmt::format("if ({})", own));
+  if (fence) line("__threadfence();");
+  for (int64_t k = 0; k < R; ++k) {
+    if (reg_dup(l, k)) {
+      dup = true;
+      continue;
+    }
+    std::string c = call([&](const Value* v) { return el(v, l, k); });
+    line(mask ? fmt::format("if ({}) {}[{}] = {};", el(mask, l, k), a, k, c) : fmt::format("{}[{}] = {};", a, k, c));
+  }
+  if (fence) line("__threadfence();");
+  if (!own.empty()) close();
+  bind_array(r, a);
+  if (dup && uses(r) > 0) {  // the other holders of each element read the owner's old value
+    line("__syncthreads();");
+    std::string sm = to_smem(r);
+    line("__syncthreads();");
+    for (int64_t k = 0; k < R; ++k) line(fmt::format("{}[{}] = {}[{}];", a, k, sm, lin(l, k)));
+  }
+}
+
+}  // namespace tritium::codegen::cuda

@@ -1,0 +1,287 @@
+// CUDA renderer: reductions in the canonical order, scans, and the ops that gather
+// elements from shared memory (split, flip, cat, gather, histogram).
+//
+// Reduce along axis a of length n = 2^B: the coordinate bits of a are combined from the top
+// bit down, each pair with the lower index on the left — exactly the interpreter's halving
+// tree (interpreter.h, "Reduce"). A bit held by a register is combined in the thread, a lane
+// bit with __shfl_xor_sync, a warp bit through shared memory; both partners compute the
+// same combined value, so the result's broadcast lanes and warps agree.
+#include <fmt/format.h>
+
+#include "codegen/cuda/cuda_emitter.h"
+
+namespace tritium::codegen::cuda {
+
+using ir::Op;
+using ir::OpKind;
+using ir::Value;
+
+std::vector<std::string> Emitter::emit_combine(const Op& op, const std::vector<std::string>& lhs,
+                                               const std::vector<std::string>& rhs) {
+  const ir::Block& body = op.body();
+  const size_t n = lhs.size();
+  if (body.args.size() != 2 * n) refuse(op, "combine region must take two values per operand");
+  for (size_t k = 0; k < n; ++k) {
+    bind_scalar(body.args[k], lhs[k]);
+    bind_scalar(body.args[n + k], rhs[k]);
+  }
+  std::vector<std::string> out;
+  terminator_handlers.push_back([&](const Op& y) {
+    if (y.kind != OpKind::Yield || y.operands.size() != n) refuse(op, "combine region must yield one value per operand");
+    for (const Value* v : y.operands) {
+      if (!v->type.is_scalar()) refuse(op, "combine region must yield scalars");
+      out.push_back(scalar(v));
+    }
+  });
+  emit_block(body);
+  terminator_handlers.pop_back();
+  return out;
+}
+
+void Emitter::emit_reduce(const Op& op) {
+  const size_t N = op.operands.size();
+  const Value* x0 = op.operands[0];
+  const int axis = static_cast<int>(op.attr_int("axis"));
+  const LinearLayout& L = layout_of(x0);
+  if (!is_simple(L)) refuse(op, "operand layout is not a simple blocked layout");
+  const int64_t R = L.size(HwDim::Register);
+  const int64_t n = x0->type.shape[static_cast<size_t>(axis)];
+  int nb = 0;
+  while ((int64_t{1} << nb) < n) ++nb;
+  std::vector<std::string> w(N), T(N);
+  for (size_t k = 0; k < N; ++k) {
+    T[k] = CExpr::ctype(op.operands[k]->type.element());
+    w[k] = declare_array(op.operands[k]->type, R, "rw");
+    for (int64_t r = 0; r < R; ++r) line(fmt::format("{}[{}] = {};", w[k], r, el(op.operands[k], L, r)));
+  }
+  std::vector<int64_t> live;
+  for (int64_t r = 0; r < R; ++r) live.push_back(r);
+  auto combine_into = [&](int64_t r, const std::vector<std::string>& lhs, const std::vector<std::string>& rhs) {
+    std::vector<std::string> res = emit_combine(op, lhs, rhs);
+    for (size_t k = 0; k < N; ++k) line(fmt::format("{}[{}] = {};", w[k], r, res[k]));
+  };
+  for (int j = nb - 1; j >= 0; --j) {
+    auto [h, bit] = holder(L, axis, j);
+    if (h < 0) refuse(op, "reduced axis bit without a holder");
+    if (h == 0) {
+      std::vector<int64_t> next;
+      for (int64_t r : live) {
+        if ((r >> bit) & 1) continue;
+        std::vector<std::string> lhs, rhs;
+        for (size_t k = 0; k < N; ++k) {
+          lhs.push_back(fmt::format("{}[{}]", w[k], r));
+          rhs.push_back(fmt::format("{}[{}]", w[k], r | (int64_t{1} << bit)));
+        }
+        combine_into(r, lhs, rhs);
+        next.push_back(r);
+      }
+      live = next;
+      continue;
+    }
+    const char* hwv = h == 1 ? "tr_lane" : "tr_warp";
+    std::vector<std::vector<std::string>> other(live.size(), std::vector<std::string>(N));
+    if (h == 1) {
+      for (size_t s = 0; s < live.size(); ++s)
+        for (size_t k = 0; k < N; ++k) {
+          other[s][k] = fresh("o");
+          line(fmt::format("const {} {} = tr_shfl_xor({}[{}], {});", T[k], other[s][k], w[k], live[s], 1 << bit));
+        }
+    } else {
+      const int64_t slot = int64_t{8} * threads();
+      need_smem(slot * static_cast<int64_t>(live.size() * N));
+      line("__syncthreads();");
+      for (size_t s = 0; s < live.size(); ++s)
+        for (size_t k = 0; k < N; ++k)
+          line(fmt::format("(({}*)(tr_smem + {}))[tr_tid] = {}[{}];", T[k], slot * static_cast<int64_t>(s * N + k), w[k],
+                           live[s]));
+      line("__syncthreads();");
+      for (size_t s = 0; s < live.size(); ++s)
+        for (size_t k = 0; k < N; ++k) {
+          other[s][k] = fresh("o");
+          line(fmt::format("const {} {} = (({}*)(tr_smem + {}))[tr_tid ^ {}];", T[k], other[s][k], T[k],
+                           slot * static_cast<int64_t>(s * N + k), 32 << bit));
+        }
+    }
+    std::string lower = fresh("lo");
+    line(fmt::format("const bool {} = (({} >> {}) & 1) == 0;", lower, hwv, bit));
+    for (size_t s = 0; s < live.size(); ++s) {
+      std::vector<std::string> lhs, rhs;
+      for (size_t k = 0; k < N; ++k) {
+        const std::string mine = fmt::format("{}[{}]", w[k], live[s]);
+        std::string a = fresh("l"), b = fresh("r");
+        line(fmt::format("const {} {} = {} ? {} : {};", T[k], a, lower, mine, other[s][k]));
+        line(fmt::format("const {} {} = {} ? {} : {};", T[k], b, lower, other[s][k], mine));
+        lhs.push_back(a);
+        rhs.push_back(b);
+      }
+      combine_into(live[s], lhs, rhs);
+    }
+  }
+  std::vector<int> dropped;
+  const LinearLayout S = slice_layout(L, axis, &dropped);
+  std::vector<int> kept;
+  for (int k = 0; k < L.bits(HwDim::Register); ++k)
+    if (std::find(dropped.begin(), dropped.end(), k) == dropped.end()) kept.push_back(k);
+  for (size_t k = 0; k < N; ++k) {
+    const Value* res = op.results[k];
+    if (res->type.is_scalar()) {
+      std::string s = fresh("s");
+      line(fmt::format("const {} {} = {}[0];", T[k], s, w[k]));
+      bind_scalar(res, s);
+      continue;
+    }
+    if (!(layout_of(res) == S)) refuse(op, "result layout differs from the operand's slice");
+    std::string a = declare_array(res->type, S.size(HwDim::Register), "rd");
+    for (int64_t r = 0; r < S.size(HwDim::Register); ++r) {
+      int64_t rr = 0;
+      for (size_t b = 0; b < kept.size(); ++b)
+        if ((r >> b) & 1) rr |= int64_t{1} << kept[b];
+      line(fmt::format("{}[{}] = {}[{}];", a, r, w[k], rr));
+    }
+    bind_array(res, a);
+  }
+}
+
+namespace {
+int64_t numel_of(const ir::Type& t) {
+  int64_t n = 1;
+  for (int64_t d : t.shape) n *= d;
+  return n;
+}
+int64_t ebytes(const ir::Type& t) { return t.is_ptr ? 8 : std::max(1, ir::byte_size(t.scalar)); }
+int64_t stride_of(const std::vector<int64_t>& shape, int axis) {
+  int64_t s = 1;
+  for (size_t d = static_cast<size_t>(axis) + 1; d < shape.size(); ++d) s *= shape[d];
+  return s;
+}
+int64_t align8(int64_t x) { return (x + 7) / 8 * 8; }
+}  // namespace
+
+void Emitter::emit_scan(const Op& op) {
+  const size_t N = op.operands.size();
+  const int axis = static_cast<int>(op.attr_int("axis"));
+  const bool reverse = op.attr_int("reverse", 0) != 0;
+  const auto& shape = op.operands[0]->type.shape;
+  const int64_t n = shape[static_cast<size_t>(axis)], st = stride_of(shape, axis);
+  line("__syncthreads();");
+  std::vector<std::string> sm(N);
+  int64_t off = 0;
+  for (size_t k = 0; k < N; ++k) {
+    sm[k] = to_smem(op.operands[k], off);
+    off = align8(off + numel_of(op.operands[k]->type) * ebytes(op.operands[k]->type));
+  }
+  line("__syncthreads();");
+  for (size_t k = 0; k < N; ++k)
+    if (!(layout_of(op.results[k]) == layout_of(op.results[0]))) refuse(op, "scan results in different layouts");
+  const LinearLayout& L = layout_of(op.results[0]);
+  const int64_t R = L.size(HwDim::Register);
+  std::vector<std::string> out(N);
+  for (size_t k = 0; k < N; ++k) out[k] = declare_array(op.results[k]->type, R, "sc");
+  for (int64_t r = 0; r < R; ++r) {
+    open("");
+    const std::string i = fresh("i"), base = fresh("b"), t = fresh("t");
+    line(fmt::format("const int32_t {} = {};", i, coord(L, axis, r)));
+    line(fmt::format("const int32_t {} = {} - {} * {};", base, lin(L, r), i, st));
+    std::vector<std::string> acc(N);
+    for (size_t k = 0; k < N; ++k) {
+      acc[k] = fresh("acc");
+      line(fmt::format("{} {} = {}[{} + {} * {}];", CExpr::ctype(op.operands[k]->type.element()), acc[k], sm[k], base,
+                       reverse ? n - 1 : 0, st));
+    }
+    open(fmt::format("for (int32_t {0} = 1; {0} <= {1}; ++{0})", t, reverse ? fmt::format("{} - 1 - {}", n, i) : i));
+    std::vector<std::string> xs(N);
+    for (size_t k = 0; k < N; ++k) {
+      xs[k] = fresh("x");
+      line(fmt::format("const {} {} = {}[{} + ({}) * {}];", CExpr::ctype(op.operands[k]->type.element()), xs[k], sm[k],
+                       base, reverse ? fmt::format("{} - 1 - {}", n, t) : t, st));
+    }
+    std::vector<std::string> res = emit_combine(op, acc, xs);
+    for (size_t k = 0; k < N; ++k) line(fmt::format("{} = {};", acc[k], res[k]));
+    close();
+    for (size_t k = 0; k < N; ++k) line(fmt::format("{}[{}] = {};", out[k], r, acc[k]));
+    close();
+  }
+  for (size_t k = 0; k < N; ++k) bind_array(op.results[k], out[k]);
+}
+
+void Emitter::emit_smem_gather(const Op& op) {
+  line("__syncthreads();");
+  std::string sm = to_smem(op.operands[0]);
+  if (op.kind == OpKind::Cat) {
+    const int64_t bytes = numel_of(op.operands[0]->type) * ebytes(op.operands[0]->type);
+    to_smem(op.operands[1], bytes);  // b right after a: the result's row-major order (cat along dim 0)
+  }
+  line("__syncthreads();");
+  for (size_t k = 0; k < op.results.size(); ++k) {
+    const Value* res = op.results[k];
+    const LinearLayout& L = layout_of(res);
+    const int64_t R = L.size(HwDim::Register);
+    std::string a = declare_array(res->type, R, "g");
+    for (int64_t r = 0; r < R; ++r) {
+      std::string src;
+      switch (op.kind) {
+        case OpKind::Split: src = fmt::format("{}[({}) * 2 + {}]", sm, lin(L, r), k); break;
+        case OpKind::Cat: src = fmt::format("{}[{}]", sm, lin(L, r)); break;
+        case OpKind::Flip: {
+          const int axis = static_cast<int>(op.attr_int("axis"));
+          const auto& shape = res->type.shape;
+          src = fmt::format("{}[({}) ^ {}]", sm, lin(L, r),
+                            (shape[static_cast<size_t>(axis)] - 1) * stride_of(shape, axis));
+          break;
+        }
+        case OpKind::Gather: {
+          const int axis = static_cast<int>(op.attr_int("axis"));
+          const Value* idx = op.operands[1];
+          const auto& sshape = op.operands[0]->type.shape;
+          const int64_t n = sshape[static_cast<size_t>(axis)];
+          std::string iv = fresh("gi");
+          line(fmt::format("const {} {} = {};", CExpr::ctype(idx->type.element()), iv, el(idx, L, r)));
+          std::string at;
+          for (size_t d = 0; d < sshape.size(); ++d) {
+            const std::string c = static_cast<int>(d) == axis ? fmt::format("(int64_t){}", iv) : coord(L, static_cast<int>(d), r);
+            at += fmt::format("{}({}) * {}", at.empty() ? "" : " + ", c, stride_of(sshape, static_cast<int>(d)));
+          }
+          const std::string ok = ir::is_signed_int(idx->type.scalar) ? fmt::format("({0} >= 0 && (int64_t){0} < {1})", iv, n)
+                                                                     : fmt::format("((uint64_t){} < {}ull)", iv, n);
+          src = fmt::format("({} ? {}[{}] : {})", ok, sm, at, CExpr::zero_of(res->type.element()));
+          break;
+        }
+        default: refuse(op, "not a gather op");
+      }
+      line(fmt::format("{}[{}] = {};", a, r, src));
+    }
+    bind_array(res, a);
+  }
+}
+
+void Emitter::emit_histogram(const Op& op) {
+  const Value* x = op.operands[0];
+  const Value* mask = op.operands.size() > 1 ? op.operands[1] : nullptr;
+  const Value* res = op.results[0];
+  const int64_t B = res->type.shape[0];
+  need_smem(B * 4);
+  line("__syncthreads();");
+  line(fmt::format("for (int32_t i_ = tr_tid; i_ < {}; i_ += {}) ((int32_t*)tr_smem)[i_] = 0;", B, threads()));
+  line("__syncthreads();");
+  const LinearLayout& L = layout_of(x);
+  const std::string own = owner(L);
+  if (!own.empty()) open(fmt::format("if ({})", own));
+  for (int64_t r = 0; r < L.size(HwDim::Register); ++r) {
+    if (reg_dup(L, r)) continue;
+    std::string v = fresh("hv");
+    line(fmt::format("const {} {} = {};", CExpr::ctype(x->type.element()), v, el(x, L, r)));
+    std::string ok = ir::is_signed_int(x->type.scalar) ? fmt::format("{0} >= 0 && (int64_t){0} < {1}", v, B)
+                                                       : fmt::format("(uint64_t){} < {}ull", v, B);
+    if (mask) ok += " && " + el(mask, L, r);
+    line(fmt::format("if ({}) atomicAdd((int32_t*)tr_smem + {}, 1);", ok, v));
+  }
+  if (!own.empty()) close();
+  line("__syncthreads();");
+  const LinearLayout& Lr = layout_of(res);
+  std::string a = declare_array(res->type, Lr.size(HwDim::Register), "h");
+  for (int64_t r = 0; r < Lr.size(HwDim::Register); ++r)
+    line(fmt::format("{}[{}] = ((int32_t*)tr_smem)[{}];", a, r, lin(Lr, r)));
+  bind_array(res, a);
+}
+
+}  // namespace tritium::codegen::cuda

@@ -1,0 +1,448 @@
+// CUDA renderer: output, layout coordinates, values and views, conversions through shared
+// memory, the op dispatch and elementwise ops (see cuda_emitter.h).
+#include "codegen/cuda/cuda_emitter.h"
+
+#include <fmt/format.h>
+
+#include "frontend/source.h"
+
+namespace tritium::codegen::cuda {
+
+using ir::Op;
+using ir::OpKind;
+using ir::Value;
+
+Emitter::Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts)
+    : fn_(fn), opts_(opts), num_warps_(opts.num_warps), plan_(plan_layouts(fn, opts.num_warps)), axis_(fn) {
+  if (num_warps_ < 1 || num_warps_ > 32 || (num_warps_ & (num_warps_ - 1)))
+    throw frontend::CompileError(fn.loc, fmt::format("cuda backend: num_warps must be a power of two in [1, 32], got {}",
+                                                     num_warps_));
+}
+
+// ---- output ----------------------------------------------------------------------------------
+
+void Emitter::line(const std::string& s) {
+  out_.append(static_cast<size_t>(indent_) * 2, ' ');
+  out_ += s;
+  out_ += '\n';
+}
+void Emitter::open(const std::string& head) {
+  line(head + " {");
+  ++indent_;
+}
+void Emitter::close(const std::string& tail) {
+  --indent_;
+  line(tail);
+}
+std::string Emitter::fresh(const char* prefix) { return fmt::format("{}{}", prefix, counter_++); }
+
+int Emitter::uses(const Value* v) const {
+  auto it = uses_.find(v);
+  return it == uses_.end() ? 0 : it->second;
+}
+void Emitter::count_uses(const ir::Block& b) {
+  for (const auto& op : b.ops) {
+    for (const Value* o : op->operands) ++uses_[o];
+    for (const auto& r : op->regions) count_uses(r->block);
+  }
+}
+
+// ---- layout coordinates --------------------------------------------------------------------
+
+LinearLayout::Coord Emitter::reg_coord(const LinearLayout& l, int64_t r) {
+  LinearLayout::Coord c(l.shape().size(), 0);
+  for (int k = 0; k < l.bits(HwDim::Register); ++k)
+    if ((r >> k) & 1) {
+      const auto& b = l.basis(HwDim::Register, k);
+      for (size_t d = 0; d < c.size(); ++d) c[d] ^= b[d];
+    }
+  return c;
+}
+
+bool Emitter::reg_dup(const LinearLayout& l, int64_t r) {
+  for (int k = 0; k < l.bits(HwDim::Register); ++k)
+    if ((r >> k) & 1) {
+      bool zero = true;
+      for (int64_t x : l.basis(HwDim::Register, k)) zero = zero && x == 0;
+      if (zero) return true;
+    }
+  return false;
+}
+
+std::pair<int, int> Emitter::holder(const LinearLayout& l, int d, int bit) {
+  const int64_t v = int64_t{1} << bit;
+  for (int h = 0; h < 3; ++h)
+    for (int k = 0; k < l.bits(static_cast<HwDim>(h)); ++k)
+      if (l.basis(static_cast<HwDim>(h), k)[d] == v) return {h, k};
+  return {-1, -1};
+}
+
+namespace {
+// XOR of `var`-selected basis components: "((var >> k) & 1) * c" terms.
+std::string hw_expr(const LinearLayout& l, const std::function<int64_t(const LinearLayout::Coord&)>& comp) {
+  std::string e;
+  for (int h : {1, 2}) {
+    const char* var = h == 1 ? "tr_lane" : "tr_warp";
+    for (int k = 0; k < l.bits(static_cast<HwDim>(h)); ++k) {
+      const int64_t c = comp(l.basis(static_cast<HwDim>(h), k));
+      if (!c) continue;
+      e += fmt::format("{}(((({} >> {}) & 1)) * {})", e.empty() ? "" : " ^ ", var, k, c);
+    }
+  }
+  return e;
+}
+}  // namespace
+
+std::string Emitter::hw_var(const LinearLayout& l, int d) {
+  const std::string key = layout_key(l) + fmt::format("#{}", d);
+  auto it = hw_vars_.find(key);
+  if (it != hw_vars_.end()) return it->second;
+  std::string e = hw_expr(l, [d](const LinearLayout::Coord& c) { return c[static_cast<size_t>(d)]; });
+  std::string name = "0";
+  if (!e.empty()) {
+    name = fresh("hw");
+    prologue_ += fmt::format("  const int32_t {} = {};\n", name, e);
+  }
+  hw_vars_.emplace(key, name);
+  return name;
+}
+
+std::string Emitter::hw_lin_var(const LinearLayout& l) {
+  const std::string key = layout_key(l) + "#lin";
+  auto it = hw_vars_.find(key);
+  if (it != hw_vars_.end()) return it->second;
+  const auto& shape = l.shape();
+  std::string e = hw_expr(l, [&](const LinearLayout::Coord& c) {
+    int64_t lin = 0;
+    for (size_t d = 0; d < shape.size(); ++d) lin = lin * shape[d] + c[d];
+    return lin;
+  });
+  std::string name = "0";
+  if (!e.empty()) {
+    name = fresh("hl");
+    prologue_ += fmt::format("  const int32_t {} = {};\n", name, e);
+  }
+  hw_vars_.emplace(key, name);
+  return name;
+}
+
+std::string Emitter::coord(const LinearLayout& l, int d, int64_t r) {
+  const int64_t c = reg_coord(l, r)[static_cast<size_t>(d)];
+  const std::string hw = hw_var(l, d);
+  if (hw == "0") return std::to_string(c);
+  if (c == 0) return hw;
+  return fmt::format("({} ^ {})", hw, c);
+}
+
+std::string Emitter::lin(const LinearLayout& l, int64_t r) {
+  const auto& shape = l.shape();
+  const auto c = reg_coord(l, r);
+  int64_t lc = 0;
+  for (size_t d = 0; d < shape.size(); ++d) lc = lc * shape[d] + c[d];
+  const std::string hw = hw_lin_var(l);
+  if (hw == "0") return std::to_string(lc);
+  if (lc == 0) return hw;
+  return fmt::format("({} ^ {})", hw, lc);
+}
+
+std::string Emitter::owner(const LinearLayout& l) {
+  std::string cond;
+  for (int h : {1, 2}) {
+    int64_t mask = 0;
+    for (int k = 0; k < l.bits(static_cast<HwDim>(h)); ++k) {
+      bool zero = true;
+      for (int64_t x : l.basis(static_cast<HwDim>(h), k)) zero = zero && x == 0;
+      if (zero) mask |= int64_t{1} << k;
+    }
+    if (mask) cond += fmt::format("{}(({} & {}) == 0)", cond.empty() ? "" : " && ", h == 1 ? "tr_lane" : "tr_warp", mask);
+  }
+  return cond;
+}
+
+// ---- values --------------------------------------------------------------------------------
+
+std::string Emitter::scalar(const Value* v) const {
+  auto it = scalars_.find(v);
+  if (it == scalars_.end()) {
+    if (v->def && v->def->kind == OpKind::Constant && v->type.is_scalar()) return cx_.literal(*v->def);
+    throw std::logic_error(fmt::format("cuda renderer: scalar %{} has no name", v->id));
+  }
+  return it->second;
+}
+void Emitter::bind_scalar(const Value* v, const std::string& name) { scalars_[v] = name; }
+void Emitter::bind_array(const Value* v, const std::string& name) { arrays_[v] = name; }
+
+bool Emitter::is_view(OpKind k) {
+  switch (k) {
+    case OpKind::Constant: case OpKind::Splat: case OpKind::MakeRange: case OpKind::Broadcast:
+    case OpKind::ExpandDims: case OpKind::Reshape: case OpKind::Trans: case OpKind::Hint: case OpKind::Join:
+      return true;
+    default: return false;
+  }
+}
+
+std::string Emitter::declare_array(const ir::Type& t, int64_t regs, const char* prefix) {
+  std::string n = fresh(prefix);
+  line(fmt::format("{} {}[{}];", CExpr::ctype(t.element()), n, regs));
+  return n;
+}
+
+void Emitter::need_smem(int64_t bytes) { smem_bytes_ = std::max(smem_bytes_, bytes); }
+
+std::string Emitter::to_smem(const Value* v, int64_t byte_offset) {
+  int64_t numel = 1;
+  for (int64_t d : v->type.shape) numel *= d;
+  const std::string T = CExpr::ctype(v->type.element());
+  const int64_t eb = v->type.is_ptr ? 8 : std::max<int64_t>(1, ir::byte_size(v->type.scalar));
+  need_smem(byte_offset + numel * eb);
+  std::string sm = fresh("sm");
+  line(fmt::format("{}* const {} = ({}*)(tr_smem + {});", T, sm, T, byte_offset));
+  const LinearLayout& l = layout_of(v);
+  const std::string own = owner(l);
+  if (!own.empty()) open(fmt::format("if ({})", own));
+  for (int64_t r = 0; r < l.size(HwDim::Register); ++r)
+    if (!reg_dup(l, r)) line(fmt::format("{}[{}] = {};", sm, lin(l, r), el(v, l, r)));
+  if (!own.empty()) close();
+  return sm;
+}
+
+std::string Emitter::convert(const Value* v, const LinearLayout& to) {
+  const auto key = std::make_pair(v, layout_key(to));
+  for (auto it = conv_memo_.rbegin(); it != conv_memo_.rend(); ++it) {
+    auto f = it->find(key);
+    if (f != it->end()) return f->second;
+  }
+  line(fmt::format("// convert %{} to another layout through shared memory", v->id));
+  line("__syncthreads();");
+  std::string sm = to_smem(v);
+  line("__syncthreads();");
+  std::string a = declare_array(v->type, to.size(HwDim::Register), "cv");
+  for (int64_t r = 0; r < to.size(HwDim::Register); ++r) line(fmt::format("{}[{}] = {}[{}];", a, r, sm, lin(to, r)));
+  if (conv_memo_.empty()) conv_memo_.emplace_back();
+  conv_memo_.back().emplace(key, a);
+  return a;
+}
+
+std::string Emitter::el(const Value* v, const LinearLayout& l, int64_t r) {
+  if (v->type.is_scalar()) return scalar(v);
+  auto it = arrays_.find(v);
+  if (it != arrays_.end()) {
+    const LinearLayout& a = layout_of(v);
+    bool same = a.shape() == l.shape();
+    for (int h : {1, 2}) {
+      const auto hd = static_cast<HwDim>(h);
+      if (!same || a.bits(hd) != l.bits(hd)) {
+        same = false;
+        break;
+      }
+      for (int k = 0; k < a.bits(hd) && same; ++k) same = a.basis(hd, k) == l.basis(hd, k);
+    }
+    int64_t rr = 0;
+    for (int k = 0; same && k < l.bits(HwDim::Register); ++k) {
+      const auto& b = l.basis(HwDim::Register, k);
+      bool zero = true;
+      for (int64_t x : b) zero = zero && x == 0;
+      if (zero) continue;
+      int found = -1;
+      for (int j = 0; j < a.bits(HwDim::Register) && found < 0; ++j)
+        if (a.basis(HwDim::Register, j) == b) found = j;
+      if (found < 0) same = false;
+      else if ((r >> k) & 1) rr |= int64_t{1} << found;
+    }
+    if (same) return fmt::format("{}[{}]", it->second, rr);
+    return fmt::format("{}[{}]", convert(v, l), r);
+  }
+  const Op* d = v->def;
+  if (!d) throw std::logic_error(fmt::format("cuda renderer: tensor %{} has no storage", v->id));
+  switch (d->kind) {
+    case OpKind::Constant: return cx_.literal(*d);
+    case OpKind::Splat: return el(d->operands[0], l, r);
+    case OpKind::Hint: return el(d->operands[0], l, r);
+    case OpKind::MakeRange:
+      return fmt::format("(int32_t)({} + {})", d->attr_int("start"), coord(l, 0, r));
+    case OpKind::Broadcast: return el(d->operands[0], project(l, d->operands[0]->type.shape), r);
+    case OpKind::ExpandDims: return el(d->operands[0], remove_dim(l, static_cast<int>(d->attr_int("axis"))), r);
+    case OpKind::Trans: return el(d->operands[0], unpermute(l, d->attr_ints("perm")), r);
+    case OpKind::Reshape:
+      if (d->operands[0]->type.is_scalar()) return scalar(d->operands[0]);
+      return el(d->operands[0], reshape_layout(l, d->operands[0]->type.shape), r);
+    case OpKind::Join: {
+      const LinearLayout m = drop_minor(l);
+      const int last = static_cast<int>(l.shape().size()) - 1;
+      const std::string c = coord(l, last, r);
+      if (c == "0") return el(d->operands[0], m, r);
+      if (c == "1") return el(d->operands[1], m, r);
+      return fmt::format("((({}) & 1) ? {} : {})", c, el(d->operands[1], m, r), el(d->operands[0], m, r));
+    }
+    default:
+      throw std::logic_error(fmt::format("cuda renderer: tensor %{} ({}) has no storage", v->id, d->name()));
+  }
+}
+
+void Emitter::assign(const std::string& dst, const Value* v, const LinearLayout* dst_layout) {
+  if (v->type.is_scalar()) {
+    line(fmt::format("{} = {};", dst, scalar(v)));
+    return;
+  }
+  const LinearLayout& l = dst_layout ? *dst_layout : layout_of(v);
+  for (int64_t r = 0; r < l.size(HwDim::Register); ++r) line(fmt::format("{}[{}] = {};", dst, r, el(v, l, r)));
+}
+
+std::string Emitter::declare_like(const Value* like, const char* prefix) {
+  if (like->type.is_tensor()) return declare_array(like->type, layout_of(like).size(HwDim::Register), prefix);
+  std::string n = fresh(prefix);
+  line(fmt::format("{} {} = {};", CExpr::ctype(like->type), n, CExpr::zero_of(like->type)));
+  return n;
+}
+
+// ---- blocks and dispatch ----------------------------------------------------------------------
+
+void Emitter::emit_block(const ir::Block& b, bool scoped) {
+  if (scoped) conv_memo_.emplace_back();
+  for (const auto& op : b.ops) emit_op(*op);
+  if (scoped) conv_memo_.pop_back();
+}
+
+namespace {
+bool is_elementwise(OpKind k) {
+  switch (k) {
+    case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::IDiv: case OpKind::Rem:
+    case OpKind::And: case OpKind::Or: case OpKind::Xor: case OpKind::Shl: case OpKind::Shr:
+    case OpKind::Min: case OpKind::Max: case OpKind::Neg: case OpKind::Not: case OpKind::Cmp: case OpKind::Select:
+    case OpKind::Cast: case OpKind::Bitcast: case OpKind::Math: case OpKind::AddPtr: case OpKind::PtrToInt:
+    case OpKind::IntToPtr:
+      return true;
+    default: return false;
+  }
+}
+}  // namespace
+
+void Emitter::emit_op(const Op& op) {
+  if (op.info().flags == ir::kPure && !op.results.empty()) {
+    bool used = false;
+    for (const Value* r : op.results) used = used || uses(r) > 0;
+    if (!used && op.kind != OpKind::Yield) return;
+  }
+  if (is_view(op.kind)) {
+    const Value* r = op.results[0];
+    if (r->type.is_scalar()) {
+      std::string n = fresh("s");
+      std::string e = op.kind == OpKind::Constant ? cx_.literal(op) : scalar(op.operands[0]);
+      line(fmt::format("{} const {} = {};", CExpr::ctype(r->type), n, e));
+      bind_scalar(r, n);
+    }
+    return;
+  }
+  if (is_elementwise(op.kind)) return emit_elementwise(op);
+  switch (op.kind) {
+    case OpKind::ProgramId: case OpKind::NumPrograms: {
+      const int64_t axis = op.attr_int("axis");
+      if (axis < 0 || axis > 2) refuse(op, "axis must be 0, 1 or 2");
+      const char* xyz = axis == 0 ? "x" : axis == 1 ? "y" : "z";
+      std::string n = fresh("s");
+      line(fmt::format("const int32_t {} = (int32_t){}.{};", n, op.kind == OpKind::ProgramId ? "blockIdx" : "gridDim", xyz));
+      bind_scalar(op.results[0], n);
+      return;
+    }
+    case OpKind::Undef: {
+      const Value* r = op.results[0];
+      std::string n = declare_like(r, "u");
+      if (r->type.is_tensor()) {
+        for (int64_t k = 0; k < layout_of(r).size(HwDim::Register); ++k)
+          line(fmt::format("{}[{}] = {};", n, k, CExpr::zero_of(r->type.element())));
+        bind_array(r, n);
+      } else {
+        bind_scalar(r, n);
+      }
+      return;
+    }
+    case OpKind::Load: return emit_load(op);
+    case OpKind::Store: return emit_store(op);
+    case OpKind::AtomicRMW: case OpKind::AtomicCAS: return emit_atomic(op);
+    case OpKind::Dot: return emit_dot(op);
+    case OpKind::Reduce: return emit_reduce(op);
+    case OpKind::Scan: return emit_scan(op);
+    case OpKind::Split: case OpKind::Flip: case OpKind::Cat: case OpKind::Gather: return emit_smem_gather(op);
+    case OpKind::Histogram: return emit_histogram(op);
+    case OpKind::MapElementwise: return emit_map(op);
+    case OpKind::For: return emit_for(op);
+    case OpKind::If: return emit_if(op);
+    case OpKind::While: return emit_while(op);
+    case OpKind::Assert: return emit_assert(op);
+    case OpKind::Print: return emit_print(op);
+    case OpKind::Barrier: line("__syncthreads();  // tl.debug_barrier"); return;
+    case OpKind::Yield: case OpKind::Condition:
+      if (terminator_handlers.empty()) refuse(op, "terminator outside a region");
+      terminator_handlers.back()(op);
+      return;
+    case OpKind::Return:
+      if (!op.operands.empty()) refuse(op, "a kernel cannot return values");
+      if (op.parent == &fn_.body && fn_.body.ops.back().get() == &op) return;
+      line("return;");
+      return;
+    case OpKind::Sort: refuse(op, "tl.sort / tl.topk on the cuda backend (not lowered yet)");
+    case OpKind::Call: refuse(op, "call to @" + op.attr_str("callee") + " (run the inline pass first)");
+    default: refuse(op, "no lowering for this op");
+  }
+}
+
+void Emitter::emit_elementwise(const Op& op) {
+  const Value* res = op.results[0];
+  if (res->type.is_scalar()) {
+    std::vector<std::string> a;
+    for (const Value* o : op.operands) a.push_back(scalar(o));
+    std::string n = fresh("s");
+    line(fmt::format("{} const {} = {};", CExpr::ctype(res->type), n, cx_.elementwise_expr(op, a)));
+    bind_scalar(res, n);
+    return;
+  }
+  const LinearLayout& l = layout_of(res);
+  std::string arr = declare_array(res->type, l.size(HwDim::Register), "v");
+  for (int64_t r = 0; r < l.size(HwDim::Register); ++r) {
+    std::vector<std::string> a;
+    for (const Value* o : op.operands) a.push_back(el(o, l, r));
+    line(fmt::format("{}[{}] = {};", arr, r, cx_.elementwise_expr(op, a)));
+  }
+  bind_array(res, arr);
+}
+
+std::string Emitter::fail_statement(const std::string& message, const std::string& file, int64_t ln) {
+  fail_sites.push_back(CudaFailSite{message, file, ln});
+  return fmt::format("tr_fail_report(tr_fail, {});", fail_sites.size());
+}
+
+// ---- the kernel -------------------------------------------------------------------------------
+
+std::string Emitter::render() {
+  count_uses(fn_.body);
+  out_.clear();
+  prologue_ = "  const int32_t tr_tid = (int32_t)threadIdx.x, tr_lane = tr_tid & 31, tr_warp = tr_tid >> 5;\n"
+              "  (void)tr_lane; (void)tr_warp; (void)tr_fail;\n";
+  indent_ = 1;
+  for (size_t i = 0; i < fn_.body.args.size(); ++i) {
+    const Value* a = fn_.body.args[i];
+    if (a->type.is_tensor())
+      throw frontend::CompileError(fn_.loc, "cuda backend: kernel parameter " + std::to_string(i) +
+                                                " is a tensor; only pointers and scalars can be passed");
+    const std::string ct = CExpr::ctype(a->type);
+    std::string src;
+    if (a->type.is_ptr) {
+      src = fmt::format("({})a{}.ptr", ct, i);
+    } else {
+      switch (a->type.scalar) {
+        case ir::ScalarType::F32: src = fmt::format("a{}.f32", i); break;
+        case ir::ScalarType::F64: src = fmt::format("a{}.f64", i); break;
+        case ir::ScalarType::I1: src = fmt::format("(uint8_t)(a{}.u64 != 0)", i); break;
+        default:
+          src = ir::is_signed_int(a->type.scalar) ? fmt::format("({})a{}.i64", ct, i) : fmt::format("({})a{}.u64", ct, i);
+      }
+    }
+    std::string n = fresh("s");
+    line(fmt::format("{} const {} = {};{}", ct, n, src, a->name.empty() ? "" : "  // " + a->name));
+    bind_scalar(a, n);
+  }
+  emit_block(fn_.body);
+  return prologue_ + out_;
+}
+
+}  // namespace tritium::codegen::cuda

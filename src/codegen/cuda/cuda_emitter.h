@@ -1,0 +1,144 @@
+// Internal to the CUDA renderer (cuda_codegen.h): the Emitter that turns one ir::Function
+// into the body of a __global__ function. Split by topic: cuda_emitter.cpp (output, layout
+// coordinates, values, conversions, dispatch, elementwise ops), cuda_emit_memory.cpp
+// (loads, stores, atomics), cuda_emit_reduce.cpp (reduce, scan, shared-memory gathers:
+// split, flip, cat, gather, histogram), cuda_emit_control.cpp (for / if / while,
+// map_elementwise, assert, print), cuda_emit_dot.cpp.
+//
+// Values in the generated code:
+//   scalars — a local per value (`s12_3`), identical in every thread of the block (uniform);
+//   arrays  — `T v12[R]`: register r of the value's layout in this thread;
+//   views   — no storage: el() reads the operand through the layout algebra.
+// Names are fresh per emission (a combine region is emitted once per register pair).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "codegen/c_expr.h"
+#include "codegen/cuda/cuda_codegen.h"
+#include "codegen/cuda/cuda_layouts.h"
+#include "passes/axis_info.h"
+
+namespace tritium::codegen::cuda {
+
+class Emitter {
+ public:
+  Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts);
+  /// The kernel body's text (declarations of the per-thread coordinates first).
+  std::string render();
+  int64_t shared_bytes() const { return smem_bytes_; }
+  int threads() const { return 32 * num_warps_; }
+  std::vector<CudaFailSite> fail_sites;
+
+  // ---- output ----------------------------------------------------------------------------
+  void line(const std::string& s);
+  void open(const std::string& head);
+  void close(const std::string& tail = "}");
+  std::string fresh(const char* prefix);
+  [[noreturn]] void refuse(const ir::Op& op, const std::string& why) const { cx_.refuse(op, why); }
+  const CExpr& cx() const { return cx_; }
+
+  // ---- layout coordinates --------------------------------------------------------------
+  /// Coordinates of register r (the register bits' part of the layout map).
+  static LinearLayout::Coord reg_coord(const LinearLayout& l, int64_t r);
+  /// Expression of coordinate d of register r in this thread (int32).
+  std::string coord(const LinearLayout& l, int d, int64_t r);
+  /// Expression of the row-major index of register r's element in this thread (int32).
+  std::string lin(const LinearLayout& l, int64_t r);
+  /// True when register r differs from a register holding the same element by a set
+  /// zero-vector register bit (a duplicate: skipped by stores and shared-memory writes).
+  static bool reg_dup(const LinearLayout& l, int64_t r);
+  /// A bool expression, true in the threads that own their elements (no broadcast lane or
+  /// warp bit set); "" when every thread does.
+  std::string owner(const LinearLayout& l);
+  /// The (hardware dim, bit) holding coordinate bit `bit` of dimension d, or {-1, -1}.
+  static std::pair<int, int> holder(const LinearLayout& l, int d, int bit);
+
+  // ---- values ------------------------------------------------------------------------------
+  const LinearLayout& layout_of(const ir::Value* v) const { return plan_.of(v); }
+  std::string scalar(const ir::Value* v) const;
+  void bind_scalar(const ir::Value* v, const std::string& name);
+  void bind_array(const ir::Value* v, const std::string& name);
+  /// Expression of register r of tensor `v` read in layout `l` (l.shape() == v's shape).
+  std::string el(const ir::Value* v, const LinearLayout& l, int64_t r);
+  /// el() in v's own layout.
+  std::string el(const ir::Value* v, int64_t r) { return el(v, layout_of(v), r); }
+  /// Declares `T name[R]` for elements of type `t` and returns the name.
+  std::string declare_array(const ir::Type& t, int64_t regs, const char* prefix);
+  /// Shared memory of `bytes` needed from offset 0 (raises the kernel's dynamic size).
+  void need_smem(int64_t bytes);
+  /// Writes every element of tensor `v` to shared memory at its row-major index (typed
+  /// pointer `name` returned), between barriers: afterwards every thread may read any element.
+  std::string to_smem(const ir::Value* v, int64_t byte_offset = 0);
+  /// A new array holding `v` in layout `to`, through shared memory (memoized per scope).
+  std::string convert(const ir::Value* v, const LinearLayout& to);
+  /// True when ops emit no storage for `k` (views and constants).
+  static bool is_view(ir::OpKind k);
+
+  // ---- blocks and ops ------------------------------------------------------------------
+  void emit_block(const ir::Block& b, bool scoped = true);
+  void emit_op(const ir::Op& op);
+  void emit_elementwise(const ir::Op& op);
+  /// Emits the region of reduce / scan `op` on scalar expressions; returns the names of the
+  /// combined values.
+  std::vector<std::string> emit_combine(const ir::Op& op, const std::vector<std::string>& lhs,
+                                        const std::vector<std::string>& rhs);
+  std::vector<std::function<void(const ir::Op&)>> terminator_handlers;
+
+  void emit_load(const ir::Op& op);
+  void emit_store(const ir::Op& op);
+  void emit_atomic(const ir::Op& op);
+  void emit_reduce(const ir::Op& op);
+  void emit_scan(const ir::Op& op);
+  void emit_smem_gather(const ir::Op& op);
+  void emit_histogram(const ir::Op& op);
+  void emit_dot(const ir::Op& op);
+  void emit_for(const ir::Op& op);
+  void emit_if(const ir::Op& op);
+  void emit_while(const ir::Op& op);
+  void emit_map(const ir::Op& op);
+  void emit_assert(const ir::Op& op);
+  void emit_print(const ir::Op& op);
+  /// Records a failure site and returns the statement that reports it (first failure wins).
+  std::string fail_statement(const std::string& message, const std::string& file, int64_t line);
+
+  /// Assigns `v` to storage `dst`: a scalar, or a tensor read in layout `dst_layout`
+  /// (nullptr: v's own).
+  void assign(const std::string& dst, const ir::Value* v, const LinearLayout* dst_layout = nullptr);
+  /// Declares storage for a value of `t` with layout of `like` (tensors) and returns it.
+  std::string declare_like(const ir::Value* like, const char* prefix);
+
+  const runtime::CodegenOptions& options() const { return opts_; }
+  const ir::Function& function() const { return fn_; }
+  const passes::AxisAnalysis& axis() const { return axis_; }
+  /// Number of ops reading `v`.
+  int uses(const ir::Value* v) const;
+
+ private:
+  std::string hw_var(const LinearLayout& l, int d);  // per-thread lane/warp part of dim d
+  std::string hw_lin_var(const LinearLayout& l);     // per-thread lane/warp part of the index
+  void count_uses(const ir::Block& b);
+
+  const ir::Function& fn_;
+  runtime::CodegenOptions opts_;
+  CExpr cx_{"cuda"};
+  int num_warps_;
+  LayoutPlan plan_;
+  passes::AxisAnalysis axis_;
+  std::string out_, prologue_;
+  int indent_ = 1;
+  int counter_ = 0;
+  int64_t smem_bytes_ = 0;
+  std::unordered_map<const ir::Value*, std::string> scalars_, arrays_;
+  std::unordered_map<const ir::Value*, int> uses_;
+  std::map<std::string, std::string> hw_vars_;  // (layout key, dim) -> variable
+  std::vector<std::map<std::pair<const ir::Value*, std::string>, std::string>> conv_memo_;  // per scope
+ public:
+  bool store_pending_ = false;  // a store / atomic since the last barrier before a load
+};
+
+}  // namespace tritium::codegen::cuda

@@ -1,0 +1,80 @@
+// Layouts for the CUDA renderer: the layout every tensor value of a kernel is computed in,
+// and the GF(2) layout algebra of the ops that only move elements (expand_dims, broadcast,
+// reshape, trans, join, reduce's slice), which the renderer uses to read an operand "as if"
+// it had another layout without moving data (codegen/cuda/cuda_emitter.h).
+//
+// Every layout here is *simple*: each basis vector (layout/linear_layout.h) is zero (a
+// broadcast / duplicate bit) or a single coordinate bit (one dimension, a power of two), and
+// every coordinate bit of the shape is produced by exactly one hardware bit. Blocked layouts
+// are simple, and each function below maps simple layouts to simple layouts.
+//
+// plan_layouts rules (Triton's coalescing and layout propagation, simplified):
+//  * backward, from the end: a load / store / atomic through a tensor of pointers wants the
+//    coalesced layout of its pointer (layout/choose.h over axis analysis) for its operands;
+//    a wanted layout flows to the operands of same-shape elementwise ops, and through the
+//    element-moving ops by their inverse (broadcast: projected; expand_dims: the dim
+//    dropped; trans / reshape: undone); the first want seen from the end wins;
+//  * forward, in program order: accesses take their anchor; values with a want take it;
+//    elementwise ops the layout of their first tensor operand; element-moving ops the
+//    forward image of their operand's layout; reduce the slice of its operand's; loop-carried
+//    values (for / while) and if results the layout of their initial value (else branch:
+//    the then branch's); everything else the default blocked layout of its shape.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+#include "layout/linear_layout.h"
+
+namespace tritium::codegen::cuda {
+
+using layout::HwDim;
+using layout::LinearLayout;
+
+/// True when `l` is simple (see the file comment).
+bool is_simple(const LinearLayout& l);
+/// A key identifying `l` (shape and bases), for maps.
+std::string layout_key(const LinearLayout& l);
+
+/// The layout of expand_dims(axis) of a tensor in `l` (a zero component inserted).
+LinearLayout insert_dim(const LinearLayout& l, int axis);
+/// The inverse: `l`'s shape has extent 1 at `axis`; the component is dropped.
+LinearLayout remove_dim(const LinearLayout& l, int axis);
+/// For broadcast to l.shape() from `operand_shape` (same rank, 1 where broadcast): the
+/// operand's layout holding, at every position, the element that position needs (the
+/// broadcast dims' components zeroed).
+LinearLayout project(const LinearLayout& l, const std::vector<int64_t>& operand_shape);
+/// The forward image of `l` under broadcast to `shape`: the new dims' bits are taken by
+/// `l`'s broadcast lane and warp bits first (lowest first), then by new register bits.
+LinearLayout broadcast_fwd(const LinearLayout& l, const std::vector<int64_t>& shape);
+/// The same hardware positions holding the same elements of the row-major reshape to
+/// `shape` (same number of elements).
+LinearLayout reshape_layout(const LinearLayout& l, const std::vector<int64_t>& shape);
+/// trans(perm): result dim i = operand dim perm[i].
+LinearLayout permute(const LinearLayout& l, const std::vector<int64_t>& perm);
+/// The inverse of permute(., perm).
+LinearLayout unpermute(const LinearLayout& l, const std::vector<int64_t>& perm);
+/// The layout of reduce(axis) of a tensor in `l`: register bits along `axis` dropped (their
+/// indices, ascending, in *dropped*), lane / warp bits along it become broadcast bits.
+LinearLayout slice_layout(const LinearLayout& l, int axis, std::vector<int>* dropped = nullptr);
+/// `l` with its last dimension (extent 2, as join makes) removed (that bit becomes zero).
+LinearLayout drop_minor(const LinearLayout& l);
+/// The layout of join(a, b) from the operands' layout `l`: a new minor dimension of extent
+/// 2 held by a new (top) register bit.
+LinearLayout join_layout(const LinearLayout& l);
+
+/// The default layout of a tensor of `shape`: blocked, one element per thread, lanes and
+/// warps along the dimensions from the last.
+LinearLayout default_layout(const std::vector<int64_t>& shape, int num_warps);
+
+/// The layout of every tensor value of `fn` (block arguments of regions included).
+struct LayoutPlan {
+  std::map<const ir::Value*, LinearLayout> layouts;
+  /// The layout of `v`; throws std::logic_error when the plan has none.
+  const LinearLayout& of(const ir::Value* v) const;
+};
+/// Plans `fn` for programs of `num_warps` warps of 32 lanes (see the file comment).
+LayoutPlan plan_layouts(const ir::Function& fn, int num_warps);
+
+}  // namespace tritium::codegen::cuda

@@ -1,0 +1,152 @@
+// The device-side prelude of every generated CUDA unit (see cuda_codegen.h): fixed-width
+// integer types (NVRTC has no C library headers), the launch slot union, the scalar prelude
+// with every helper a __device__ function, warp shuffles of any element type, atomics with
+// the interpreter's semantics (codegen/cpu's prelude has the host versions), and the failure
+// report.
+#include "codegen/cuda/cuda_codegen.h"
+#include "codegen/scalar_prelude.h"
+
+#include <string>
+
+namespace tritium::codegen::cuda {
+
+const char* cuda_prelude() {
+  static const std::string text = std::string(R"TRCUDA(// ---- tritium cuda prelude ------------------------------------------------------
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+typedef unsigned long long uintptr_t;
+typedef union tritium_arg { void* ptr; int64_t i64; uint64_t u64; double f64; float f32; } tritium_arg;
+
+#define TR_INLINE static __device__ __forceinline__
+#define TR_SLOW static __device__ __noinline__
+#define TR_HD __host__ __device__
+// The GCC builtins the scalar prelude and the expressions use, as CUDA's device functions
+// (NVRTC knows __builtin_bit_cast but not these; every one is exact or correctly rounded).
+#define __builtin_fabsf fabsf
+#define __builtin_fabs fabs
+#define __builtin_fmaf fmaf
+#define __builtin_trunc trunc
+#define __builtin_nextafterf nextafterf
+#define __builtin_isinf isinf
+#define __builtin_signbit signbit
+#define __builtin_clz __clz
+#define __builtin_clzll __clzll
+#define __builtin_popcount __popc
+#define __builtin_popcountll __popcll
+)TRCUDA") + scalar_prelude_text() + R"TRCUDA(
+extern __shared__ __align__(16) unsigned char tr_smem[];
+
+// ---- warp shuffles of any element type (by its bits) -------------------------------------
+template <class T> TR_INLINE T tr_shfl_xor(T v, int mask) {
+  if constexpr (sizeof(T) == 8) {
+    return tr_bits<T>((uint64_t)__shfl_xor_sync(0xffffffffu, (unsigned long long)tr_bits<uint64_t>(v), mask));
+  } else if constexpr (sizeof(T) == 4) {
+    return tr_bits<T>(__shfl_xor_sync(0xffffffffu, tr_bits<uint32_t>(v), mask));
+  } else if constexpr (sizeof(T) == 2) {
+    return tr_bits<T>((uint16_t)__shfl_xor_sync(0xffffffffu, (uint32_t)tr_bits<uint16_t>(v), mask));
+  } else {
+    return tr_bits<T>((uint8_t)__shfl_xor_sync(0xffffffffu, (uint32_t)tr_bits<uint8_t>(v), mask));
+  }
+}
+
+// ---- atomics (the old value returned; sequentially consistent fences emitted around) -----
+// Replaces *p by update(*p) atomically (compare-and-swap loop on the bit pattern B, 1 to 8
+// bytes); returns the old bits.
+template <class B, class FN> TR_INLINE B tr_atomic_update(B* p, FN update) {
+  if constexpr (sizeof(B) == 8) {
+    unsigned long long* a = (unsigned long long*)p;
+    unsigned long long old = *(volatile unsigned long long*)a, assumed;
+    do {
+      assumed = old;
+      old = atomicCAS(a, assumed, (unsigned long long)tr_bits<uint64_t>(update(tr_bits<B>((uint64_t)assumed))));
+    } while (old != assumed);
+    return tr_bits<B>((uint64_t)old);
+  } else if constexpr (sizeof(B) == 4) {
+    unsigned int* a = (unsigned int*)p;
+    unsigned int old = *(volatile unsigned int*)a, assumed;
+    do {
+      assumed = old;
+      old = atomicCAS(a, assumed, tr_bits<uint32_t>(update(tr_bits<B>(assumed))));
+    } while (old != assumed);
+    return tr_bits<B>(old);
+  } else {  // 1 or 2 bytes: a CAS on the aligned 32-bit word holding them
+    const uintptr_t addr = (uintptr_t)p;
+    unsigned int* a = (unsigned int*)(addr & ~(uintptr_t)3);
+    const unsigned int sh = (unsigned int)(addr & 3) * 8u;
+    const unsigned int m = (sizeof(B) == 2 ? 0xffffu : 0xffu) << sh;
+    unsigned int old = *(volatile unsigned int*)a, assumed;
+    do {
+      assumed = old;
+      const B cur = tr_bits<B>((typename tr_uw<B>::type)0 + (sizeof(B) == 2 ? (uint16_t)((assumed & m) >> sh) : (uint8_t)((assumed & m) >> sh)));
+      const unsigned int nb = (unsigned int)(sizeof(B) == 2 ? (uint32_t)tr_bits<uint16_t>(update(cur)) : (uint32_t)tr_bits<uint8_t>(update(cur)));
+      old = atomicCAS(a, assumed, (assumed & ~m) | ((nb << sh) & m));
+    } while (old != assumed);
+    return tr_bits<B>(sizeof(B) == 2 ? (uint16_t)((old & m) >> sh) : (uint8_t)((old & m) >> sh));
+  }
+}
+template <class T> TR_INLINE T tr_atomic_add(T* p, T v) {
+  if constexpr (sizeof(T) == 4) return (T)atomicAdd((unsigned int*)p, (unsigned int)v);
+  else if constexpr (sizeof(T) == 8) return (T)atomicAdd((unsigned long long*)p, (unsigned long long)v);
+  else return tr_atomic_update(p, [&](T o) { return tr_add<T>(o, v); });
+}
+template <class T> TR_INLINE T tr_atomic_and(T* p, T v) {
+  if constexpr (sizeof(T) == 4) return (T)atomicAnd((unsigned int*)p, (unsigned int)v);
+  else if constexpr (sizeof(T) == 8) return (T)atomicAnd((unsigned long long*)p, (unsigned long long)v);
+  else return tr_atomic_update(p, [&](T o) { return (T)(o & v); });
+}
+template <class T> TR_INLINE T tr_atomic_or(T* p, T v) {
+  if constexpr (sizeof(T) == 4) return (T)atomicOr((unsigned int*)p, (unsigned int)v);
+  else if constexpr (sizeof(T) == 8) return (T)atomicOr((unsigned long long*)p, (unsigned long long)v);
+  else return tr_atomic_update(p, [&](T o) { return (T)(o | v); });
+}
+template <class T> TR_INLINE T tr_atomic_xor(T* p, T v) {
+  if constexpr (sizeof(T) == 4) return (T)atomicXor((unsigned int*)p, (unsigned int)v);
+  else if constexpr (sizeof(T) == 8) return (T)atomicXor((unsigned long long*)p, (unsigned long long)v);
+  else return tr_atomic_update(p, [&](T o) { return (T)(o ^ v); });
+}
+template <class T> TR_INLINE T tr_atomic_xchg(T* p, T v) {
+  if constexpr (sizeof(T) == 4) return tr_bits<T>(atomicExch((unsigned int*)p, tr_bits<uint32_t>(v)));
+  else if constexpr (sizeof(T) == 8) return tr_bits<T>((uint64_t)atomicExch((unsigned long long*)p, (unsigned long long)tr_bits<uint64_t>(v)));
+  else return tr_atomic_update(p, [&](T o) { return v; });
+}
+template <class T> TR_INLINE T tr_atomic_max(T* p, T v) {
+  if constexpr (sizeof(T) == 4 && tr_signed<T>::value) return (T)atomicMax((int*)p, (int)v);
+  else if constexpr (sizeof(T) == 4) return (T)atomicMax((unsigned int*)p, (unsigned int)v);
+  else if constexpr (sizeof(T) == 8 && tr_signed<T>::value) return (T)atomicMax((long long*)p, (long long)v);
+  else if constexpr (sizeof(T) == 8) return (T)atomicMax((unsigned long long*)p, (unsigned long long)v);
+  else return tr_atomic_update(p, [&](T o) { return tr_imax<T>(o, v); });
+}
+template <class T> TR_INLINE T tr_atomic_min(T* p, T v) {
+  if constexpr (sizeof(T) == 4 && tr_signed<T>::value) return (T)atomicMin((int*)p, (int)v);
+  else if constexpr (sizeof(T) == 4) return (T)atomicMin((unsigned int*)p, (unsigned int)v);
+  else if constexpr (sizeof(T) == 8 && tr_signed<T>::value) return (T)atomicMin((long long*)p, (long long)v);
+  else if constexpr (sizeof(T) == 8) return (T)atomicMin((unsigned long long*)p, (unsigned long long)v);
+  else return tr_atomic_update(p, [&](T o) { return tr_imin<T>(o, v); });
+}
+template <class T> TR_INLINE T tr_atomic_cas(T* p, T cmp, T v) {
+  if constexpr (sizeof(T) == 4) return tr_bits<T>(atomicCAS((unsigned int*)p, tr_bits<uint32_t>(cmp), tr_bits<uint32_t>(v)));
+  else if constexpr (sizeof(T) == 8)
+    return tr_bits<T>((uint64_t)atomicCAS((unsigned long long*)p, (unsigned long long)tr_bits<uint64_t>(cmp), (unsigned long long)tr_bits<uint64_t>(v)));
+  else return tr_atomic_update(p, [&](T o) { return o == cmp ? v : o; });
+}
+
+// ---- failures ----------------------------------------------------------------------------
+// The lowest (program, site) that failed: key = linear program id * 65536 + site (1-based);
+// the runtime fills *f with all ones before the launch and reads it after.
+TR_INLINE void tr_fail_report(unsigned long long* f, int site) {
+  const unsigned long long linear = (unsigned long long)blockIdx.x +
+      (unsigned long long)gridDim.x * ((unsigned long long)blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+  atomicMin(f, linear * 65536ull + (unsigned long long)site);
+}
+// ---- end of prelude ----------------------------------------------------------------------------
+)TRCUDA";
+  return text.c_str();
+}
+
+}  // namespace tritium::codegen::cuda

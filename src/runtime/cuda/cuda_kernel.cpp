@@ -1,0 +1,136 @@
+// Compiling and loading tritium kernels on the cuda backend (see cuda_kernel.h).
+#include "runtime/cuda/cuda_kernel.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include "runtime/cuda/cuda_device.h"
+
+namespace tritium::runtime::cuda {
+
+CudaCompiled compile_cuda(const ir::Module& m, const CodegenOptions& opts, NvrtcTarget target, const std::string& arch) {
+  CudaCompiled c;
+  c.src = codegen::render_cuda(m, opts);
+  NvrtcOptions o;
+  o.arch = arch;
+  o.fmad = false;  // the interpreter's roundings, in both numerics modes (cuda_codegen.h)
+  o.extra = {"--device-int128", "-diag-suppress=177,550"};  // 128-bit products; unused prelude helpers
+  c.image = nvrtc_compile(c.src.source, c.src.entry + ".cu", target, o);
+  return c;
+}
+
+std::string failure_message(const codegen::CudaKernelSource& src, const std::string& kernel, uint64_t key,
+                            const std::array<int32_t, 3>& grid) {
+  const uint64_t linear = key / 65536, site = key % 65536;
+  const int64_t gx = grid[0], gy = grid[1];
+  const int64_t x = static_cast<int64_t>(linear) % gx, y = static_cast<int64_t>(linear) / gx % gy,
+                z = static_cast<int64_t>(linear) / gx / gy;
+  if (site == 0 || site > src.fail_sites.size()) return fmt::format("cuda: kernel {} reported an unknown failure", kernel);
+  const codegen::CudaFailSite& f = src.fail_sites[site - 1];
+  std::string_view msg(f.message);
+  std::string what = msg.rfind("error: ", 0) == 0 ? std::string(msg.substr(7)) : "device_assert failed: " + f.message;
+  return fmt::format("{} at {}:{} in {}, program ({}, {}, {})", what, f.file, f.line, kernel, x, y, z);
+}
+
+namespace {
+
+class CudaLoadedKernel final : public LoadedKernel {
+ public:
+  CudaLoadedKernel(CudaDevice& dev, CudaCompiled c, std::string kernel)
+      : dev_(dev), c_(std::move(c)), kernel_(std::move(kernel)) {
+    module_ = dev_.load_module(c_.image.bytes);
+    fn_ = module_->function(c_.src.entry);
+    fail_ = dev_.alloc(8);
+  }
+  ~CudaLoadedKernel() override {
+    try {
+      dev_.free(fail_);
+    } catch (...) {
+    }
+  }
+  void launch(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args) override {
+    for (int32_t g : grid)
+      if (g < 0) throw std::invalid_argument(fmt::format("cuda: negative grid dimension {} for {}", g, kernel_));
+    if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0) return;
+    const bool check = !c_.src.fail_sites.empty();
+    const uint64_t none = ~uint64_t{0};
+    if (check) dev_.copy_in(fail_, &none, 8);
+    std::vector<tritium_arg> slots = args;
+    tritium_arg f;
+    f.ptr = fail_.ptr;
+    slots.push_back(f);
+    dev_.launch(fn_, {static_cast<uint32_t>(grid[0]), static_cast<uint32_t>(grid[1]), static_cast<uint32_t>(grid[2])},
+                {static_cast<uint32_t>(c_.src.threads), 1, 1}, static_cast<uint32_t>(c_.src.shared_bytes), slots);
+    dev_.synchronize();
+    if (check) {
+      uint64_t key = none;
+      dev_.copy_out(&key, fail_, 8);
+      if (key != none) throw std::runtime_error(failure_message(c_.src, kernel_, key, grid));
+    }
+  }
+  const std::string& source() const override { return c_.src.source; }
+
+ private:
+  CudaDevice& dev_;
+  CudaCompiled c_;
+  std::string kernel_;
+  std::shared_ptr<CudaModule> module_;
+  CudaFunction fn_;
+  DeviceBuffer fail_;
+};
+
+class CompileOnlyKernel final : public LoadedKernel {
+ public:
+  explicit CompileOnlyKernel(std::string source) : source_(std::move(source)) {}
+  void launch(const std::array<int32_t, 3>&, const std::vector<tritium_arg>&) override {
+    throw std::runtime_error("nvrtc-check device: kernels are compiled, never launched");
+  }
+  const std::string& source() const override { return source_; }
+
+ private:
+  std::string source_;
+};
+
+class NvrtcCheckDevice final : public Device {
+ public:
+  std::string name() const override { return "nvrtc-check"; }
+  std::string description() const override { return "compiles for compute_90 / sm_90 with NVRTC; runs nothing"; }
+  DeviceBuffer alloc(size_t bytes) override { return {std::calloc(bytes ? bytes : 1, 1), bytes}; }
+  void free(DeviceBuffer& b) override {
+    std::free(b.ptr);
+    b = {};
+  }
+  void copy_in(DeviceBuffer& dst, const void* src, size_t bytes, size_t offset) override {
+    if (bytes) std::memcpy(static_cast<char*>(dst.ptr) + offset, src, bytes);
+  }
+  void copy_out(void* dst, const DeviceBuffer& src, size_t bytes, size_t offset) override {
+    if (bytes) std::memcpy(dst, static_cast<const char*>(src.ptr) + offset, bytes);
+  }
+  std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) override {
+    CudaCompiled ptx = compile_cuda(m, opts, NvrtcTarget::Ptx, kDefaultPtxArch);
+    compile_cuda(m, opts, NvrtcTarget::Cubin, kDefaultCubinArch);
+    return std::make_unique<CompileOnlyKernel>(ptx.src.source);
+  }
+  void synchronize() override {}
+};
+
+}  // namespace
+
+std::shared_ptr<Device> make_nvrtc_check_device() {
+  nvrtc_version();  // throws when NVRTC is unavailable
+  return std::make_shared<NvrtcCheckDevice>();
+}
+
+std::unique_ptr<LoadedKernel> make_cuda_loaded_kernel(CudaDevice& dev, const ir::Module& m, const CodegenOptions& opts) {
+  CudaCompiled c = compile_cuda(m, opts, NvrtcTarget::Cubin, dev.arch());
+  std::string name;
+  for (const auto& f : m.functions)
+    if (f->is_kernel) name = f->name;
+  if (name.empty() && !m.functions.empty()) name = m.functions.front()->name;
+  return std::make_unique<CudaLoadedKernel>(dev, std::move(c), name);
+}
+
+}  // namespace tritium::runtime::cuda

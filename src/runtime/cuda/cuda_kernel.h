@@ -1,0 +1,43 @@
+// Compiling tritium kernels for NVIDIA GPUs: the CUDA renderer (codegen/cuda/cuda_codegen.h)
+// then NVRTC (nvrtc_compile.h), and the loaded kernel the cuda device launches.
+//
+// CudaDevice::compile renders the kernel, compiles it to a cubin for the present GPU's arch
+// (through the disk cache) and loads it; launches are synchronous (LoadedKernel's contract)
+// and report a failed device_assert or a non-positive loop step as std::runtime_error with
+// the CPU backend's text: "device_assert failed: <msg> at <file>:<line> in <kernel>, program
+// (x, y, z)" — the lowest failing program's first failing site.
+//
+// The compile-only device (make_nvrtc_check_device) needs NVRTC but no GPU: buffers live in
+// host memory and compile() renders and compiles the kernel to PTX for compute_90 and to an
+// sm_90 cubin, then returns a kernel whose launch throws. The conformance and corpus
+// harnesses use it in CI, so every kernel they run is also compiled for the GPU there.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "codegen/cuda/cuda_codegen.h"
+#include "runtime/cuda/nvrtc_compile.h"
+#include "runtime/device.h"
+
+namespace tritium::runtime::cuda {
+
+/// A rendered and compiled kernel.
+struct CudaCompiled {
+  codegen::CudaKernelSource src;
+  NvrtcOutput image;  ///< PTX text or cubin bytes
+};
+
+/// Renders the kernel of `m` and compiles it with NVRTC for `target` / `arch` (contraction
+/// off: --fmad=false). Throws frontend::CompileError for refused constructs, NvrtcCompileError
+/// when the generated source does not compile (an internal error: the log is in the message).
+CudaCompiled compile_cuda(const ir::Module& m, const CodegenOptions& opts, NvrtcTarget target, const std::string& arch);
+
+/// The compile-only device (see the file comment). Throws std::runtime_error when NVRTC is
+/// unavailable.
+std::shared_ptr<Device> make_nvrtc_check_device();
+
+/// The failure text for key `key` read back from a kernel's failure word (see cuda_codegen.h).
+std::string failure_message(const codegen::CudaKernelSource& src, const std::string& kernel, uint64_t key,
+                            const std::array<int32_t, 3>& grid);
+
+}  // namespace tritium::runtime::cuda
