@@ -1,6 +1,10 @@
 #include "conformance_util.h"
 
+#include <cstdlib>
 #include <functional>
+#include <regex>
+
+#include "runtime/cuda/cuda_kernel.h"
 
 namespace conformance {
 
@@ -77,7 +81,79 @@ Result Case::run(const tritium::Grid& grid) {
     while (first < a.bytes[i].size() && a.bytes[i][first] == b.bytes[i][first]) ++first;
     ADD_FAILURE() << kernel_ << ": interp and cpu outputs differ in argument " << i << " at byte " << first;
   }
+  cuda_check(grid, a);
   return a;
+}
+
+namespace {
+bool gpu_present() {
+  static const bool present = [] {
+    for (const auto& b : tritium::Device::list())
+      if (b.name == "cuda") return b.available;
+    return false;
+  }();
+  return present;
+}
+const tritium::Device& nvrtc_device() {
+  static const tritium::Device dev(tritium::runtime::cuda::make_nvrtc_check_device());
+  return dev;
+}
+// Distance in ulps between two finite floats / doubles of the same sign class (by bits).
+template <class F, class U>
+uint64_t ulps(F a, F b) {
+  U ua, ub;
+  std::memcpy(&ua, &a, sizeof a);
+  std::memcpy(&ub, &b, sizeof b);
+  const U sign = U(1) << (sizeof(U) * 8 - 1);
+  auto key = [&](U u) { return (u & sign) ? ~u : (u | sign); };  // monotone in the value
+  const U ka = key(ua), kb = key(ub);
+  return ka > kb ? static_cast<uint64_t>(ka - kb) : static_cast<uint64_t>(kb - ka);
+}
+}  // namespace
+
+void Case::cuda_check(const tritium::Grid& grid, const Result& ref) {
+  if (std::getenv("TRITIUM_NO_NVRTC") && !gpu_present()) return;
+  if (!gpu_present()) {  // compile for the GPU only
+    auto mod = tritium::Module::from_string(source_, "conformance_" + kernel_ + ".py");
+    try {
+      mod.kernel(kernel_).compile(nvrtc_device(), signature_, opts_);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << kernel_ << ": does not compile for the GPU: " << e.what();
+    }
+    return;
+  }
+  Result c = run_on("cuda", grid);
+  static const std::regex libm(R"(\b(sin|cos|tan|erf|erfc|tanh|pow|log1p|expm1|atan|atan2|asin|acos|sinh|cosh|exp10|log10|cbrt|hypot|fast_\w+)\s*\()");
+  const bool uses_libm = std::regex_search(source_, libm);
+  for (size_t i = 0; i < ref.bytes.size(); ++i) {
+    const auto& x = ref.bytes[i];
+    const auto& y = c.bytes[i];
+    if (x == y) continue;
+    const int fb = params_[i].float_bytes;
+    size_t bad = x.size();
+    for (size_t k = 0; k < x.size() && bad == x.size(); k += fb ? fb : 1) {
+      if (!fb) {
+        if (x[k] != y[k]) bad = k;
+        continue;
+      }
+      bool ok;
+      if (fb == 4) {
+        float p, q;
+        std::memcpy(&p, &x[k], 4);
+        std::memcpy(&q, &y[k], 4);
+        ok = std::memcmp(&p, &q, 4) == 0 || (std::isnan(p) && std::isnan(q)) ||
+             (uses_libm && std::isfinite(p) && std::isfinite(q) && ulps<float, uint32_t>(p, q) <= 4);
+      } else {
+        double p, q;
+        std::memcpy(&p, &x[k], 8);
+        std::memcpy(&q, &y[k], 8);
+        ok = std::memcmp(&p, &q, 8) == 0 || (std::isnan(p) && std::isnan(q)) ||
+             (uses_libm && std::isfinite(p) && std::isfinite(q) && ulps<double, uint64_t>(p, q) <= 4);
+      }
+      if (!ok) bad = k;
+    }
+    if (bad != x.size()) ADD_FAILURE() << kernel_ << ": interp and cuda outputs differ in argument " << i << " at byte " << bad;
+  }
 }
 
 void expect_close(const std::vector<float>& got, const std::vector<double>& want, double rel, double abs,

@@ -4,6 +4,12 @@
 // outputs (the interpreter is the executable specification), and hands the outputs back
 // for comparison with expected values computed independently in the test.
 //
+// The cuda backend joins (cuda_check below): every kernel is also compiled for the GPU with
+// NVRTC (PTX for compute_90 and an sm_90 cubin, no GPU needed; TRITIUM_NO_NVRTC=1 skips),
+// and where a GPU is present it runs there too and must give the interpreter's bits —
+// except, for fp32 / fp64 outputs of kernels calling a libm-backed math function (sin, cos,
+// erf, tanh, pow, ...: CUDA's library differs from glibc's by an ulp or two), within 4 ulp.
+//
 //   Case c(kSrc, "kernel", "*fp32, *fp32, i32, 128");
 //   c.in(x).out<float>(n).scalar(n);           // arguments in parameter order
 //   auto r = c.run({1});                        // grid
@@ -74,6 +80,7 @@ class Case {
   Case& in(const std::vector<T>& v) {
     Param p;
     p.kind = Param::Buffer;
+    p.float_bytes = std::is_floating_point_v<T> ? static_cast<int>(sizeof(T)) : 0;
     p.bytes.resize(v.size() * sizeof(T));
     if (!v.empty()) std::memcpy(p.bytes.data(), v.data(), p.bytes.size());
     params_.push_back(std::move(p));
@@ -101,8 +108,12 @@ class Case {
   struct Param {
     enum Kind { Buffer, Scalar } kind = Buffer;
     std::vector<uint8_t> bytes;
+    int float_bytes = 0;  // 4 / 8 for float / double buffers (ulp tolerance on cuda), else 0
     std::shared_ptr<tritium::Arg> scalar;
   };
+  /// Compiles for the GPU (NVRTC) and, where a GPU is present, runs there and compares
+  /// with the interpreter's result `ref` (see the file comment).
+  void cuda_check(const tritium::Grid& grid, const Result& ref);
   std::string source_, kernel_, signature_;
   tritium::CompileOptions opts_;
   std::vector<Param> params_;

@@ -1,5 +1,9 @@
 #include "corpus_util.h"
 
+#include <cstdlib>
+
+#include "runtime/cuda/cuda_kernel.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -93,10 +97,28 @@ const tritium::Module& module_of(const std::string& file) {
 }
 }  // namespace
 
+namespace {
+// Every corpus kernel compiled for the CPU is also compiled for the GPU with NVRTC (PTX for
+// compute_90 and an sm_90 cubin; issue 4's CI acceptance), unless it runs on the GPU anyway
+// or TRITIUM_NO_NVRTC is set.
+void nvrtc_check(const tritium::Kernel& k, const std::string& signature, const tritium::CompileOptions& opts,
+                 const std::map<std::string, tritium::ConstexprValue>& constexprs) {
+  if (std::getenv("TRITIUM_NO_NVRTC") || device().name() == "cuda") return;
+  static const tritium::Device dev(tritium::runtime::cuda::make_nvrtc_check_device());
+  try {
+    k.compile(dev, signature, opts, constexprs);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "does not compile for the GPU: " << e.what();
+  }
+}
+}  // namespace
+
 tritium::CompiledKernel compile(const std::string& file, const std::string& kernel, const std::string& signature,
                                 const std::map<std::string, tritium::ConstexprValue>& constexprs,
                                 const tritium::CompileOptions& options) {
-  return module_of(file).kernel(kernel).compile(device(), signature, options, constexprs);
+  tritium::Kernel k = module_of(file).kernel(kernel);
+  nvrtc_check(k, signature, options, constexprs);
+  return k.compile(device(), signature, options, constexprs);
 }
 
 std::vector<tritium::AutotuneConfig> autotune_configs(const std::string& file, const std::string& kernel) {
@@ -109,6 +131,7 @@ tritium::CompiledKernel compile_autotuned(const std::string& file, const std::st
   tritium::Kernel k = module_of(file).kernel(kernel);
   tritium::CompileOptions opts;
   tritium::Meta meta = k.resolve_meta(signature, config, constexprs, {}, &opts);
+  nvrtc_check(k, signature, opts, meta);
   return k.compile(device(), signature, opts, meta);
 }
 

@@ -46,6 +46,8 @@ void Emitter::emit_dot(const Op& op) {
   const int64_t off_b = (B * M * K * cb + 15) / 16 * 16;
   need_smem(off_b + B * K * N * cb);
 
+  ensure(a, layout_of(a));
+  ensure(b, layout_of(b));
   line("__syncthreads();");
   std::string sa = fresh("sa"), sb = fresh("sb");
   line(fmt::format("{0}* const {1} = ({0}*)tr_smem;", ct, sa));

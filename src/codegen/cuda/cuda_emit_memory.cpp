@@ -95,6 +95,9 @@ void Emitter::emit_load(const Op& op) {
   const LinearLayout& l = layout_of(r);
   const int64_t R = l.size(HwDim::Register);
   const std::string T = CExpr::ctype(r->type.element());
+  ensure(ptr, l);
+  ensure(mask, l);
+  ensure(other, l);
   std::string a = declare_array(r->type, R, "v");
   const int eb = elem_bytes(r->type);
   int d0 = 0;
@@ -146,6 +149,9 @@ void Emitter::emit_store(const Op& op) {
   const int eb = elem_bytes(vt);
   int d0 = 0;
   const int V = vt.scalar == ScalarType::I1 && !vt.is_ptr ? 1 : vector_width(*this, l, ptr, mask, eb, &d0);
+  ensure(ptr, l);
+  ensure(val, l);
+  ensure(mask, l);
   const std::string own = owner(l);
   if (!own.empty()) open(fmt::format("if ({})", own));
   for (int64_t g = 0; g < R; g += V) {
@@ -238,6 +244,7 @@ void Emitter::emit_atomic(const Op& op) {
   }
   const LinearLayout& l = layout_of(ptr);
   const int64_t R = l.size(HwDim::Register);
+  for (const Value* o : op.operands) ensure(o, l);
   std::string a = declare_array(r->type, R, "v");
   for (int64_t k = 0; k < R; ++k) line(fmt::format("{}[{}] = {};", a, k, zero));
   const std::string own = owner(l);

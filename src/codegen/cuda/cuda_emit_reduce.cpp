@@ -205,6 +205,7 @@ void Emitter::emit_scan(const Op& op) {
 }
 
 void Emitter::emit_smem_gather(const Op& op) {
+  if (op.kind == OpKind::Gather) ensure(op.operands[1], layout_of(op.results[0]));  // before the table is written
   line("__syncthreads();");
   std::string sm = to_smem(op.operands[0]);
   if (op.kind == OpKind::Cat) {
@@ -259,11 +260,12 @@ void Emitter::emit_histogram(const Op& op) {
   const Value* mask = op.operands.size() > 1 ? op.operands[1] : nullptr;
   const Value* res = op.results[0];
   const int64_t B = res->type.shape[0];
+  const LinearLayout& L = layout_of(x);
+  ensure(mask, L);  // before the bins take the shared memory
   need_smem(B * 4);
   line("__syncthreads();");
   line(fmt::format("for (int32_t i_ = tr_tid; i_ < {}; i_ += {}) ((int32_t*)tr_smem)[i_] = 0;", B, threads()));
   line("__syncthreads();");
-  const LinearLayout& L = layout_of(x);
   const std::string own = owner(L);
   if (!own.empty()) open(fmt::format("if ({})", own));
   for (int64_t r = 0; r < L.size(HwDim::Register); ++r) {

@@ -27,12 +27,15 @@ void Emitter::line(const std::string& s) {
   out_ += '\n';
 }
 void Emitter::open(const std::string& head) {
-  line(head + " {");
+  line(head.empty() ? "{" : head + " {");
   ++indent_;
+  conv_memo_.emplace_back();  // a conversion made inside the C++ block stays inside it
 }
 void Emitter::close(const std::string& tail) {
   --indent_;
+  if (!conv_memo_.empty()) conv_memo_.pop_back();
   line(tail);
+  if (tail != "}") conv_memo_.emplace_back();  // "} else {": the next block
 }
 std::string Emitter::fresh(const char* prefix) { return fmt::format("{}{}", prefix, counter_++); }
 
@@ -201,7 +204,7 @@ std::string Emitter::to_smem(const Value* v, int64_t byte_offset) {
   const std::string own = owner(l);
   if (!own.empty()) open(fmt::format("if ({})", own));
   for (int64_t r = 0; r < l.size(HwDim::Register); ++r)
-    if (!reg_dup(l, r)) line(fmt::format("{}[{}] = {};", sm, lin(l, r), el(v, l, r)));
+    if (!reg_dup(l, r)) line(fmt::format("{}[{}] = {};", sm, lin(l, r), el(v, l, r)));  // v's own layout: no conversion
   if (!own.empty()) close();
   return sm;
 }
@@ -277,6 +280,11 @@ std::string Emitter::el(const Value* v, const LinearLayout& l, int64_t r) {
     default:
       throw std::logic_error(fmt::format("cuda renderer: tensor %{} ({}) has no storage", v->id, d->name()));
   }
+}
+
+void Emitter::ensure(const Value* v, const LinearLayout& l) {
+  if (!v || v->type.is_scalar()) return;
+  for (int64_t r = 0; r < l.size(HwDim::Register); ++r) (void)el(v, l, r);
 }
 
 void Emitter::assign(const std::string& dst, const Value* v, const LinearLayout* dst_layout) {

@@ -65,6 +65,10 @@ class Emitter {
   void bind_array(const ir::Value* v, const std::string& name);
   /// Expression of register r of tensor `v` read in layout `l` (l.shape() == v's shape).
   std::string el(const ir::Value* v, const LinearLayout& l, int64_t r);
+  /// Emits now whatever reading `v` in `l` needs (conversions through shared memory), so
+  /// that el() emits nothing later: called before thread-divergent blocks (a barrier must
+  /// not be inside one).
+  void ensure(const ir::Value* v, const LinearLayout& l);
   /// el() in v's own layout.
   std::string el(const ir::Value* v, int64_t r) { return el(v, layout_of(v), r); }
   /// Declares `T name[R]` for elements of type `t` and returns the name.

@@ -56,6 +56,8 @@ template <class T> TR_INLINE T tr_shfl_xor(T v, int mask) {
 }
 
 // ---- atomics (the old value returned; sequentially consistent fences emitted around) -----
+template <int N> struct tr_small_bits { typedef uint8_t type; };
+template <> struct tr_small_bits<2> { typedef uint16_t type; };
 // Replaces *p by update(*p) atomically (compare-and-swap loop on the bit pattern B, 1 to 8
 // bytes); returns the old bits.
 template <class B, class FN> TR_INLINE B tr_atomic_update(B* p, FN update) {
@@ -76,6 +78,7 @@ template <class B, class FN> TR_INLINE B tr_atomic_update(B* p, FN update) {
     } while (old != assumed);
     return tr_bits<B>(old);
   } else {  // 1 or 2 bytes: a CAS on the aligned 32-bit word holding them
+    typedef typename tr_small_bits<sizeof(B)>::type W;
     const uintptr_t addr = (uintptr_t)p;
     unsigned int* a = (unsigned int*)(addr & ~(uintptr_t)3);
     const unsigned int sh = (unsigned int)(addr & 3) * 8u;
@@ -83,11 +86,11 @@ template <class B, class FN> TR_INLINE B tr_atomic_update(B* p, FN update) {
     unsigned int old = *(volatile unsigned int*)a, assumed;
     do {
       assumed = old;
-      const B cur = tr_bits<B>((typename tr_uw<B>::type)0 + (sizeof(B) == 2 ? (uint16_t)((assumed & m) >> sh) : (uint8_t)((assumed & m) >> sh)));
-      const unsigned int nb = (unsigned int)(sizeof(B) == 2 ? (uint32_t)tr_bits<uint16_t>(update(cur)) : (uint32_t)tr_bits<uint8_t>(update(cur)));
+      const B cur = tr_bits<B>((W)((assumed & m) >> sh));
+      const unsigned int nb = (unsigned int)tr_bits<W>(update(cur));
       old = atomicCAS(a, assumed, (assumed & ~m) | ((nb << sh) & m));
     } while (old != assumed);
-    return tr_bits<B>(sizeof(B) == 2 ? (uint16_t)((old & m) >> sh) : (uint8_t)((old & m) >> sh));
+    return tr_bits<B>((W)((old & m) >> sh));
   }
 }
 template <class T> TR_INLINE T tr_atomic_add(T* p, T v) {
