@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "codegen/cuda/cuda_emitter.h"
+#include "ir/sort_params.h"
 
 namespace tritium::codegen::cuda {
 
@@ -253,6 +254,75 @@ void Emitter::emit_smem_gather(const Op& op) {
     }
     bind_array(res, a);
   }
+}
+
+// tl.sort / tl.topk / tl.bitonic_merge: the interpreter's bitonic network (interpreter.h,
+// "Sort") over the whole tensor in shared memory, ping-ponging between two buffers with a
+// block barrier after every step; the threads share each step's positions.
+void Emitter::emit_sort(const Op& op) {
+  const Value* x = op.operands[0];
+  const Value* r = op.results[0];
+  ir::SortParams sp;
+  if (std::string why = ir::sort_params(op, x->type, &sp); !why.empty()) refuse(op, why);
+  const int64_t n = sp.n;
+  const int levels = sp.levels, lk = sp.lk;
+  const int64_t numel = numel_of(x->type), rows = numel / n;
+  const bool desc = sp.descending;
+  const ir::ScalarType S = x->type.scalar;
+  const std::string T = CExpr::ctype(x->type.element());
+  const int64_t second = align8(numel * ebytes(x->type));
+  need_smem(2 * second);
+  line("__syncthreads();");
+  std::string a = to_smem(x);
+  line("__syncthreads();");
+  auto cv = [&](const std::string& e) { return CExpr::to_compute(S, e); };
+  const LinearLayout& Lr = layout_of(r);
+  std::string out = declare_array(r->type, Lr.size(HwDim::Register), "so");
+  open("");
+  line(fmt::format("{0}* cur_ = {1}; {0}* nxt_ = ({0}*)(tr_smem + {2}); int64_t m_ = {3};", T, a, second, n));
+  open("auto merge_ = [&](int stage_, int order_)");
+  open("for (int i_ = stage_ - 1; i_ >= 0; --i_)");
+  open(fmt::format("for (int64_t e_ = tr_tid; e_ < {} * m_; e_ += {})", rows, threads()));
+  line("const int64_t r_ = e_ / m_, p_ = e_ % m_;");
+  line("const int64_t q_ = p_ ^ ((int64_t)1 << i_);");
+  line("const bool f_ = order_ == 2 ? ((p_ >> stage_) & 1) != 0 : order_ == 1;");
+  line("const bool right_ = ((p_ >> i_) & 1) != 0;");
+  line(fmt::format("const bool gt_ = {} > {};", cv("cur_[r_ * m_ + p_]"), cv("cur_[r_ * m_ + q_]")));
+  line("nxt_[r_ * m_ + p_] = (gt_ != (f_ != right_)) ? cur_[r_ * m_ + q_] : cur_[r_ * m_ + p_];");
+  close();
+  line("__syncthreads();");
+  line(fmt::format("{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", T));
+  close();
+  close("};");
+  if (sp.merge) line(fmt::format("merge_({}, {});", levels, desc ? 1 : 0));
+  else line(fmt::format("for (int s_ = 1; s_ <= {0}; ++s_) merge_(s_, s_ < {1} ? 2 : {2});", lk, levels, desc ? 1 : 0));
+  if (lk < levels) {
+    open(fmt::format("for (int s_ = {0} + 1; s_ <= {1}; ++s_)", lk, levels));
+    line("const int64_t half_ = m_ / 2;");
+    open(fmt::format("for (int64_t e_ = tr_tid; e_ < {} * half_; e_ += {})", rows, threads()));
+    line("const int64_t r_ = e_ / half_, np_ = e_ % half_;");
+    line(fmt::format("const int64_t low_ = np_ & (((int64_t)1 << {0}) - 1), high_ = np_ >> {0};", lk));
+    line(fmt::format("const int64_t ia_ = r_ * m_ + ((high_ << ({0} + 1)) | low_), ib_ = ia_ + ((int64_t)1 << {0});", lk));
+    line(fmt::format("const auto xa_ = {}; const auto xb_ = {};", cv("cur_[ia_]"), cv("cur_[ib_]")));
+    if (ir::is_float(S)) {
+      line("bool take_b_;");
+      line("if (xa_ != xa_) take_b_ = true; else if (xb_ != xb_) take_b_ = false;");
+      line(fmt::format("else if (xa_ == xb_) take_b_ = {}__builtin_signbit(xa_);", desc ? "" : "!"));
+      line(fmt::format("else take_b_ = {};", desc ? "xb_ > xa_" : "xb_ < xa_"));
+    } else {
+      line(fmt::format("const bool take_b_ = {};", desc ? "xb_ > xa_" : "xa_ > xb_"));
+    }
+    line("nxt_[r_ * half_ + np_] = take_b_ ? cur_[ib_] : cur_[ia_];");
+    close();
+    line("__syncthreads();");
+    line(fmt::format("{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", T));
+    line("m_ = half_;");
+    line(fmt::format("merge_({0}, s_ < {1} ? 2 : {2});", lk, levels, desc ? 1 : 0));
+    close();
+  }
+  for (int64_t k = 0; k < Lr.size(HwDim::Register); ++k) line(fmt::format("{}[{}] = cur_[{}];", out, k, lin(Lr, k)));
+  close();
+  bind_array(r, out);
 }
 
 void Emitter::emit_histogram(const Op& op) {

@@ -388,7 +388,7 @@ void Emitter::emit_op(const Op& op) {
       if (op.parent == &fn_.body && fn_.body.ops.back().get() == &op) return;
       line("return;");
       return;
-    case OpKind::Sort: refuse(op, "tl.sort / tl.topk on the cuda backend (not lowered yet)");
+    case OpKind::Sort: return emit_sort(op);
     case OpKind::Call: refuse(op, "call to @" + op.attr_str("callee") + " (run the inline pass first)");
     default: refuse(op, "no lowering for this op");
   }

@@ -1,7 +1,7 @@
 // Internal to the CUDA renderer (cuda_codegen.h): the Emitter that turns one ir::Function
 // into the body of a __global__ function. Split by topic: cuda_emitter.cpp (output, layout
 // coordinates, values, conversions, dispatch, elementwise ops), cuda_emit_memory.cpp
-// (loads, stores, atomics), cuda_emit_reduce.cpp (reduce, scan, shared-memory gathers:
+// (loads, stores, atomics), cuda_emit_reduce.cpp (reduce, scan, sort, shared-memory gathers:
 // split, flip, cat, gather, histogram), cuda_emit_control.cpp (for / if / while,
 // map_elementwise, assert, print), cuda_emit_dot.cpp.
 //
@@ -98,6 +98,7 @@ class Emitter {
   void emit_atomic(const ir::Op& op);
   void emit_reduce(const ir::Op& op);
   void emit_scan(const ir::Op& op);
+  void emit_sort(const ir::Op& op);
   void emit_smem_gather(const ir::Op& op);
   void emit_histogram(const ir::Op& op);
   void emit_dot(const ir::Op& op);
