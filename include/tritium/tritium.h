@@ -184,8 +184,7 @@ class Device {
   static Device get(const std::string& backend = "");
   /// Every backend of this build, available or not, in a fixed order.
   static std::vector<BackendInfo> list();
-  /// The first available of metal, opencl, cpu (cuda joins, first, when its code generator
-  /// exists: issue 4).
+  /// The first available of cuda, metal, opencl, cpu.
   static std::string best_backend();
 
   /// Backend name ("cpu", "interp", ...).

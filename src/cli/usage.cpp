@@ -175,7 +175,7 @@ DESCRIPTION
     metal, msl-emu): available, or unavailable with the reason. Each backend reported
     available is started, and its description printed, to prove it. Finally prints the
     best backend (the default of bench and of the C++ API): the first available of
-    metal, opencl, cpu (cuda joins when its code generator exists, issue 4).
+    cuda, metal, opencl, cpu.
 
 OPTIONS
     -h, --help     show this page

@@ -53,7 +53,7 @@ const std::vector<Backend>& table() {
        [] { return make_cpu_device(); }},
       {"interp", "the reference IR interpreter (slow; the executable specification)", [] { return std::string(); },
        [] { return make_interp_device(); }},
-      {"cuda", "NVIDIA GPUs through the driver API and NVRTC (runtime only: no code generator yet, issue 4)",
+      {"cuda", "NVIDIA GPUs: CUDA C++ generated from the kernel, compiled by NVRTC, launched through the driver API",
        [] {
          cuda::Availability a = cuda::driver_status();
          return a.available ? std::string() : a.reason;
@@ -116,10 +116,9 @@ std::unique_ptr<Device> create_device(const std::string& name) {
 }
 
 std::string best_backend() {
-  // cuda is left out of the default choice while its compile() refuses every kernel (the
-  // code generator of issue 4 does not exist yet): picking it on a GPU machine would make
-  // `tritium bench` and Device::get("") fail. Put "cuda" back first when the generator lands.
-  for (const char* name : {"metal", "opencl", "cpu"})
+  // A GPU first (the CUDA code generator runs the whole built-in suite and the conformance
+  // suite: docs/perf/2026-12-01-h200-cuda-first.md), then the CPU.
+  for (const char* name : {"cuda", "metal", "opencl", "cpu"})
     if (backend_status(name).available) return name;
   return "interp";
 }

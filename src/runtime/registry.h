@@ -5,8 +5,8 @@
 //   name      status now
 //   cpu       available when a C++ compiler is found (generated C++ → shared object)
 //   interp    always available (the reference interpreter; slow, for tests and debugging)
-//   cuda      available when libcuda.so.1 loads, cuInit succeeds and a device exists; its
-//             compile() refuses until the code generator exists (issue 4)
+//   cuda      available when libcuda.so.1 loads, cuInit succeeds and a device exists
+//             (kernels: codegen/cuda, compiled by NVRTC)
 //   opencl, metal, msl-emu   listed, unavailable until their backends are written
 #pragma once
 #include <memory>
@@ -37,8 +37,8 @@ BackendStatus backend_status(const std::string& name);
 /// std::runtime_error for an unavailable one ("backend 'cuda' is unavailable: <reason>").
 std::unique_ptr<Device> create_device(const std::string& name);
 
-/// The first available of metal, opencl, cpu (the default backend); "interp" when none of
-/// those is available. cuda is not a candidate until its code generator exists (issue 4).
+/// The first available of cuda, metal, opencl, cpu (the default backend); "interp" when
+/// none of those is available.
 std::string best_backend();
 
 /// The reference-interpreter device "interp": host memory, compile keeps a copy of the IR,

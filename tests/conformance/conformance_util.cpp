@@ -125,7 +125,7 @@ void Case::cuda_check(const tritium::Grid& grid, const Result& ref) {
   Result c = run_on("cuda", grid);
   if (order_free_) return;
   static const std::regex libm(
-      R"(\b(sin|cos|tan|erf|erfc|tanh|pow|log1p|expm1|atan|atan2|asin|acos|sinh|cosh|exp10|log10|cbrt|hypot|randn|randn4x|fast_\w+)\s*\()");
+      R"(\b(sin|cos|tan|erf|erfc|tanh|pow|log1p|expm1|atan|atan2|asin|acos|sinh|cosh|exp10|log10|cbrt|hypot|randn|randn4x|pair_uniform_to_normal|fast_\w+)\s*\()");
   const bool uses_libm = std::regex_search(source_, libm);
   // Element kind of each pointer argument, from the signature: "f32", "f64", "f16", "bf16" or "".
   std::vector<std::string> kinds;

@@ -9,7 +9,7 @@
 // and where a GPU is present it runs there too and must give the interpreter's bits, with
 // two allowances: a NaN may carry another payload (NVIDIA's arithmetic returns the canonical
 // NaN; payloads are not part of the contract, interpreter.h), and outputs of kernels calling
-// a libm-backed math function (sin, cos, erf, tanh, pow, tl.randn's sin / cos, ...: CUDA's
+// a libm-backed math function (sin, cos, erf, tanh, pow, the sin / cos of tl.randn and tl.pair_uniform_to_normal, ...: CUDA's
 // library differs from glibc's by an ulp or two) may differ by up to 4 ulp (fp32 / fp64) or
 // 1 ulp (fp16 / bf16). Float element types come from the signature's pointer types. A case
 // whose outputs depend on the order in which a program's lanes apply atomics (the old

@@ -77,7 +77,7 @@ class CudaDevice final : public Device {
 
   /// "cuda".
   std::string name() const override { return "cuda"; }
-  /// "NVIDIA H200, sm_90, 132 SMs, 139.8 GiB, CUDA driver 13.0 (runtime only: ...)".
+  /// "NVIDIA H200, sm_90, 132 SMs, 139.8 GiB, CUDA driver 13.0".
   std::string description() const override;
   /// Allocates `bytes` (at least 1) of device memory, 256-byte aligned. Throws
   /// std::runtime_error ("cuda: cuMemAlloc_v2(N bytes) failed: ...").

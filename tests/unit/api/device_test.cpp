@@ -62,10 +62,11 @@ TEST(ApiRegistry, UnknownAndUnavailableBackendsThrow) {
   }
 }
 
-TEST(ApiRegistry, BestBackendIsCpuWhenACompilerExists) {
-  // metal and opencl are not built yet and cuda is not a default candidate until its code
-  // generator exists, so the order leaves cpu (or interp without a C++ compiler).
+TEST(ApiRegistry, BestBackendIsTheGpuElseCpuWhenACompilerExists) {
+  // metal and opencl are not built yet: cuda where a GPU is present, else cpu (or interp
+  // without a C++ compiler).
   std::string expected = tritium::runtime::find_cxx_compiler().empty() ? "interp" : "cpu";
+  if (tritium::runtime::backend_status("cuda").available) expected = "cuda";
   EXPECT_EQ(tritium::runtime::best_backend(), expected);
   EXPECT_EQ(Device::best_backend(), expected);
   std::vector<tritium::BackendInfo> list = Device::list();
