@@ -47,7 +47,7 @@ const char* const kCompile = R"(NAME
     tritium compile - compile one kernel specialization ahead of time
 
 SYNOPSIS
-    tritium compile FILE.py --kernel NAME --signature SIG [--emit ir|cpp] [-o OUT]
+    tritium compile FILE.py --kernel NAME --signature SIG [--emit ir|cpp|cuda] [-o OUT]
                     [--num-warps N] [--num-stages N] [--numerics native|portable]
                     [--dump-after PASS|all]... [--debug]
                     [--config N] [--arg NAME=VALUE]...
@@ -57,8 +57,9 @@ SYNOPSIS
 DESCRIPTION
     Parses FILE.py (only @triton.jit / @jit functions matter; other top-level code is
     skipped), specializes kernel NAME for the signature SIG, runs the pass pipeline and
-    prints the result: the IR (--emit ir) or the C++ source the cpu backend generates
-    and builds (--emit cpp).
+    prints the result: the IR (--emit ir), the C++ source the cpu backend generates
+    and builds (--emit cpp), or the CUDA C++ the cuda backend generates (--emit cuda;
+    checked by compiling it with NVRTC, which needs the CUDA toolkit but no GPU).
 
     SIG follows Triton's AOT convention: one comma-separated entry per parameter, in
     order. "*fp32" is a pointer to fp32, "*fp16:16" a pointer whose address is a
@@ -85,8 +86,9 @@ DESCRIPTION
 OPTIONS
     -k, --kernel NAME         the jit function to compile (see --list-kernels)
     -s, --signature SIG       the specialization (see above); default: no parameters
-    --emit ir|cpp             what to print: the IR after the pass pipeline (default),
-                              or the generated C++ of the cpu backend
+    --emit ir|cpp|cuda        what to print: the IR after the pass pipeline (default),
+                              the generated C++ of the cpu backend, or the generated
+                              CUDA C++ of the cuda backend
     -o, --output OUT          write to OUT instead of standard output
     --num-warps N             warps per program, a power of two in [1, 64] (default 4,
                               or the --config's)

@@ -3,7 +3,12 @@
 // operands converted exactly to the compute type (fp32, fp64 or the integer accumulator). The
 // operands go to shared memory (converted), then each thread runs the chains of its own
 // output registers. tf32 / tf32x3 are computed as ieee, as on the CPU (same bits everywhere);
-// tensor-core lowerings (mma.sync, wgmma) are the next step of issue 4.
+// In native numerics, fp16 / bf16 dots with an fp32 accumulator run on the tensor cores
+// instead (mma.sync.m16n8k16, cuda_layouts.h "MmaPlan"): the operands are read in the
+// fragment layouts (through shared memory when they live in another layout), and each
+// warp issues mt x nt x kt mma instructions, k-steps ascending. The sum of each k-step's 16
+// products is then formed by the tensor core (not an FMA chain): results differ from the
+// interpreter's in the last bits, as upstream Triton's do.
 #include <fmt/format.h>
 
 #include "codegen/cuda/cuda_emitter.h"
@@ -14,7 +19,55 @@ using ir::Op;
 using ir::ScalarType;
 using ir::Value;
 
+namespace {
+// Two 16-bit patterns in one 32-bit register, the first in the low half.
+std::string pack2(const std::string& lo, const std::string& hi) {
+  return fmt::format("((uint32_t)(uint16_t)({}) | ((uint32_t)(uint16_t)({}) << 16))", lo, hi);
+}
+}  // namespace
+
+void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
+  const Value* a = op.operands[0];
+  const Value* b = op.operands[1];
+  const Value* c = op.operands[2];
+  const Value* r = op.results[0];
+  if (!(layout_of(r) == mp.acc)) refuse(op, "dot result not planned in the mma layout");
+  ensure(a, mp.a);
+  ensure(b, mp.b);
+  ensure(c, mp.acc);
+  const int64_t R = mp.acc.size(HwDim::Register);
+  std::string res = declare_array(r->type, R, "acc");
+  for (int64_t k = 0; k < R; ++k) line(fmt::format("{}[{}] = {};", res, k, el(c, mp.acc, k)));
+  int lk = 0, ln = 0;
+  while ((int64_t{1} << lk) < mp.kt) ++lk;
+  while ((int64_t{1} << ln) < mp.nt) ++ln;
+  const char* ty = mp.bf16 ? "bf16" : "f16";
+  for (int64_t kt = 0; kt < mp.kt; ++kt)
+    for (int64_t mt = 0; mt < mp.mt; ++mt) {
+      std::string fa = fresh("fa");
+      const int64_t abase = (kt << 3) | (mt << (3 + lk));
+      line(fmt::format("const uint32_t {}[4] = {{{}, {}, {}, {}}};", fa, pack2(el(a, mp.a, abase + 0), el(a, mp.a, abase + 1)),
+                       pack2(el(a, mp.a, abase + 2), el(a, mp.a, abase + 3)),
+                       pack2(el(a, mp.a, abase + 4), el(a, mp.a, abase + 5)),
+                       pack2(el(a, mp.a, abase + 6), el(a, mp.a, abase + 7))));
+      for (int64_t nt = 0; nt < mp.nt; ++nt) {
+        const int64_t bbase = (kt << 2) | (nt << (2 + lk));
+        std::string fb = fresh("fb");
+        line(fmt::format("const uint32_t {}[2] = {{{}, {}}};", fb, pack2(el(b, mp.b, bbase + 0), el(b, mp.b, bbase + 1)),
+                         pack2(el(b, mp.b, bbase + 2), el(b, mp.b, bbase + 3))));
+        const int64_t cbase = (nt << 2) | (mt << (2 + ln));
+        line(fmt::format("asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.{0}.{0}.f32 {{%0, %1, %2, %3}}, "
+                         "{{%4, %5, %6, %7}}, {{%8, %9}}, {{%0, %1, %2, %3}};\" : \"+f\"({1}[{2}]), \"+f\"({1}[{3}]), "
+                         "\"+f\"({1}[{4}]), \"+f\"({1}[{5}]) : \"r\"({6}[0]), \"r\"({6}[1]), \"r\"({6}[2]), "
+                         "\"r\"({6}[3]), \"r\"({7}[0]), \"r\"({7}[1]));",
+                         ty, res, cbase, cbase + 1, cbase + 2, cbase + 3, fa, fb));
+      }
+    }
+  bind_array(r, res);
+}
+
 void Emitter::emit_dot(const Op& op) {
+  if (const MmaPlan mp = mma_plan(op, num_warps_, opts_.portable_numerics); mp.ok) return emit_mma(op, mp);
   const Value* a = op.operands[0];
   const Value* b = op.operands[1];
   const Value* c = op.operands[2];

@@ -13,7 +13,7 @@ using ir::OpKind;
 using ir::Value;
 
 Emitter::Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts)
-    : fn_(fn), opts_(opts), num_warps_(opts.num_warps), plan_(plan_layouts(fn, opts.num_warps)), axis_(fn) {
+    : fn_(fn), opts_(opts), num_warps_(opts.num_warps), plan_(plan_layouts(fn, opts.num_warps, opts.portable_numerics)), axis_(fn) {
   if (num_warps_ < 1 || num_warps_ > 32 || (num_warps_ & (num_warps_ - 1)))
     throw frontend::CompileError(fn.loc, fmt::format("cuda backend: num_warps must be a power of two in [1, 32], got {}",
                                                      num_warps_));
@@ -184,6 +184,44 @@ bool Emitter::is_view(OpKind k) {
   }
 }
 
+bool Emitter::remat(const Value* v) {
+  std::function<int(const Value*)> size = [&](const Value* u) -> int {
+    if (u->type.is_scalar()) return 0;
+    auto it = remat_memo_.find(u);
+    if (it != remat_memo_.end()) return it->second;
+    int n = -1;
+    const Op* d = u->def;
+    if (d && (d->kind == OpKind::Constant || d->kind == OpKind::MakeRange || d->kind == OpKind::Splat)) {
+      n = 0;
+    } else if (d && (d->kind == OpKind::Broadcast || d->kind == OpKind::ExpandDims || d->kind == OpKind::Reshape ||
+                     d->kind == OpKind::Trans || d->kind == OpKind::Hint)) {
+      n = size(d->operands[0]);
+    } else if (d && (u->type.is_ptr || ir::is_int(u->type.scalar))) {
+      switch (d->kind) {
+        case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::And: case OpKind::Or: case OpKind::Xor:
+        case OpKind::Shl: case OpKind::Shr: case OpKind::Min: case OpKind::Max: case OpKind::Cmp: case OpKind::Select:
+        case OpKind::AddPtr: case OpKind::Cast: {
+          n = 1;
+          for (const Value* o : d->operands) {
+            const int k = size(o);
+            if (k < 0) {
+              n = -1;
+              break;
+            }
+            n += k;
+          }
+          if (n > 12) n = -1;
+          break;
+        }
+        default: break;
+      }
+    }
+    remat_memo_[u] = n;
+    return n;
+  };
+  return v->def && !is_view(v->def->kind) && size(v) > 0;
+}
+
 std::string Emitter::declare_array(const ir::Type& t, int64_t regs, const char* prefix) {
   std::string n = fresh(prefix);
   line(fmt::format("{} {}[{}];", CExpr::ctype(t.element()), n, regs));
@@ -257,6 +295,11 @@ std::string Emitter::el(const Value* v, const LinearLayout& l, int64_t r) {
   }
   const Op* d = v->def;
   if (!d) throw std::logic_error(fmt::format("cuda renderer: tensor %{} has no storage", v->id));
+  if (remat(v)) {
+    std::vector<std::string> a;
+    for (const Value* o : d->operands) a.push_back(el(o, l, r));
+    return "(" + cx_.elementwise_expr(*d, a) + ")";
+  }
   switch (d->kind) {
     case OpKind::Constant: return cx_.literal(*d);
     case OpKind::Splat: return el(d->operands[0], l, r);
@@ -404,6 +447,7 @@ void Emitter::emit_elementwise(const Op& op) {
     bind_scalar(res, n);
     return;
   }
+  if (remat(res)) return;  // recomputed in each use (el)
   const LinearLayout& l = layout_of(res);
   std::string arr = declare_array(res->type, l.size(HwDim::Register), "v");
   for (int64_t r = 0; r < l.size(HwDim::Register); ++r) {

@@ -82,6 +82,11 @@ class Emitter {
   std::string convert(const ir::Value* v, const LinearLayout& to);
   /// True when ops emit no storage for `k` (views and constants).
   static bool is_view(ir::OpKind k);
+  /// True for a tensor computed by a small tree (<= 12 ops) of cheap integer / pointer
+  /// elementwise ops over views, ranges, constants and scalars (index arithmetic such as
+  /// `pid * BLOCK + tl.arange(0, BLOCK)`): it gets no storage and is recomputed inside each
+  /// use, in the layout that use needs, instead of being converted through shared memory.
+  bool remat(const ir::Value* v);
 
   // ---- blocks and ops ------------------------------------------------------------------
   void emit_block(const ir::Block& b, bool scoped = true);
@@ -102,6 +107,7 @@ class Emitter {
   void emit_smem_gather(const ir::Op& op);
   void emit_histogram(const ir::Op& op);
   void emit_dot(const ir::Op& op);
+  void emit_mma(const ir::Op& op, const MmaPlan& mp);
   void emit_for(const ir::Op& op);
   void emit_if(const ir::Op& op);
   void emit_while(const ir::Op& op);
@@ -140,6 +146,7 @@ class Emitter {
   int64_t smem_bytes_ = 0;
   std::unordered_map<const ir::Value*, std::string> scalars_, arrays_;
   std::unordered_map<const ir::Value*, int> uses_;
+  std::unordered_map<const ir::Value*, int> remat_memo_;  // tree size, or -1
   std::map<std::string, std::string> hw_vars_;  // (layout key, dim) -> variable
   std::vector<std::map<std::pair<const ir::Value*, std::string>, std::string>> conv_memo_;  // per scope
  public:

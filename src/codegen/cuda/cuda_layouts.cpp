@@ -215,6 +215,65 @@ LinearLayout default_layout(const std::vector<int64_t>& shape, int num_warps) {
   return layout::coalesced(shape, none, 4, num_warps, 32).layout(shape);
 }
 
+MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable) {
+  MmaPlan p;
+  if (portable || dot.operands.size() != 3) return p;
+  const ir::Type& at = dot.operands[0]->type;
+  const ir::Type& bt = dot.operands[1]->type;
+  const ir::Type& rt = dot.results[0]->type;
+  if (at.rank() != 2 || bt.rank() != 2 || at.is_ptr || bt.is_ptr || at.scalar != bt.scalar) return p;
+  if (at.scalar != ir::ScalarType::F16 && at.scalar != ir::ScalarType::BF16) return p;
+  if (rt.scalar != ir::ScalarType::F32) return p;
+  const int64_t M = at.shape[0], K = at.shape[1], N = bt.shape[1];
+  if (M % 16 || N % 8 || K % 16) return p;
+  int64_t wm = 1;
+  while (wm * 2 <= num_warps && 16 * wm * 2 <= M) wm *= 2;
+  int64_t wn = 1;
+  while (wm * wn * 2 <= num_warps && 8 * wn * 2 <= N) wn *= 2;
+  const int wbits = log2i(num_warps), wmb = log2i(wm), wnb = log2i(wn);
+  p.mt = M / (16 * wm);
+  p.nt = N / (8 * wn);
+  p.kt = K / 16;
+  p.bf16 = at.scalar == ir::ScalarType::BF16;
+  auto c2 = [](int64_t r, int64_t c) { return Coord{r, c}; };
+  Bases acc(3), a(3), b(3);
+  // accumulator [M, N]
+  acc[0] = {c2(0, 1), c2(8, 0)};
+  for (int64_t i = 1; i < p.nt; i *= 2) acc[0].push_back(c2(0, 8 * wn * i));
+  for (int64_t i = 1; i < p.mt; i *= 2) acc[0].push_back(c2(16 * wm * i, 0));
+  acc[1] = {c2(0, 2), c2(0, 4), c2(1, 0), c2(2, 0), c2(4, 0)};
+  // a [M, K]
+  a[0] = {c2(0, 1), c2(8, 0), c2(0, 8)};
+  for (int64_t i = 1; i < p.kt; i *= 2) a[0].push_back(c2(0, 16 * i));
+  for (int64_t i = 1; i < p.mt; i *= 2) a[0].push_back(c2(16 * wm * i, 0));
+  a[1] = {c2(0, 2), c2(0, 4), c2(1, 0), c2(2, 0), c2(4, 0)};
+  // b [K, N]
+  b[0] = {c2(1, 0), c2(8, 0)};
+  for (int64_t i = 1; i < p.kt; i *= 2) b[0].push_back(c2(16 * i, 0));
+  for (int64_t i = 1; i < p.nt; i *= 2) b[0].push_back(c2(0, 8 * wn * i));
+  b[1] = {c2(2, 0), c2(4, 0), c2(0, 1), c2(0, 2), c2(0, 4)};
+  for (int k = 0; k < wbits; ++k) {
+    if (k < wmb) {
+      acc[2].push_back(c2(16 << k, 0));
+      a[2].push_back(c2(16 << k, 0));
+      b[2].push_back(c2(0, 0));
+    } else if (k < wmb + wnb) {
+      acc[2].push_back(c2(0, 8 << (k - wmb)));
+      a[2].push_back(c2(0, 0));
+      b[2].push_back(c2(0, 8 << (k - wmb)));
+    } else {
+      acc[2].push_back(c2(0, 0));
+      a[2].push_back(c2(0, 0));
+      b[2].push_back(c2(0, 0));
+    }
+  }
+  p.acc = LinearLayout({M, N}, acc);
+  p.a = LinearLayout({M, K}, a);
+  p.b = LinearLayout({K, N}, b);
+  p.ok = true;
+  return p;
+}
+
 const LinearLayout& LayoutPlan::of(const ir::Value* v) const {
   auto it = layouts.find(v);
   if (it == layouts.end()) throw std::logic_error(fmt::format("cuda layout plan: no layout for %{}", v->id));
@@ -225,6 +284,7 @@ namespace {
 
 struct Planner {
   int num_warps;
+  bool portable;
   passes::AxisAnalysis axis;
   LayoutPlan plan;
   std::map<const ir::Value*, LinearLayout> want;
@@ -252,6 +312,21 @@ struct Planner {
   void backward(const ir::Block& b) {
     for (auto it = b.ops.rbegin(); it != b.ops.rend(); ++it) {
       const ir::Op& op = **it;
+      if (op.kind == OpKind::For) {  // the body first: its block arguments' wants go to the inits
+        backward(op.body());
+        for (size_t k = 0; k < op.results.size(); ++k) {
+          auto w = want.find(op.body().args[k + 1]);
+          if (w == want.end()) continue;
+          const LinearLayout W = w->second;
+          want_v(op.operands[3 + k], W);
+          want_v(op.results[k], W);
+        }
+        continue;
+      }
+      if (op.kind == OpKind::Dot) {
+        const MmaPlan mp = mma_plan(op, num_warps, portable);
+        if (mp.ok) want_v(op.operands[2], mp.acc);
+      }
       if (is_tensor_access(op)) {
         const LinearLayout a = anchor_of(op.operands[0]);
         for (const ir::Value* o : op.operands) want_v(o, a);
@@ -288,7 +363,8 @@ struct Planner {
         for (size_t k = 0; k < op.results.size(); ++k) {
           const ir::Value* init = op.operands[3 + k];
           if (!init->type.is_tensor()) continue;
-          const LinearLayout l = of_or_default(init);
+          auto w = want.find(body.args[k + 1]);
+          const LinearLayout l = w != want.end() ? w->second : of_or_default(init);
           set(body.args[k + 1], l);
           set(op.results[k], l);
         }
@@ -358,8 +434,10 @@ struct Planner {
         for (const ir::Value* r : op.results) set(r, l);
         return;
       }
-      case OpKind::Dot:
-        return set(r0, of_or_default(op.operands[2]));
+      case OpKind::Dot: {
+        const MmaPlan mp = mma_plan(op, num_warps, portable);
+        return set(r0, mp.ok ? mp.acc : of_or_default(op.operands[2]));
+      }
       case OpKind::Gather:
         return set(r0, of_or_default(op.operands[1]));
       case OpKind::Scan: case OpKind::Sort: case OpKind::Flip: case OpKind::MapElementwise: {
@@ -389,8 +467,8 @@ struct Planner {
 
 }  // namespace
 
-LayoutPlan plan_layouts(const ir::Function& fn, int num_warps) {
-  Planner p{num_warps, passes::AxisAnalysis(fn), {}, {}};
+LayoutPlan plan_layouts(const ir::Function& fn, int num_warps, bool portable) {
+  Planner p{num_warps, portable, passes::AxisAnalysis(fn), {}, {}};
   p.backward(fn.body);
   p.visit(fn.body);
   return std::move(p.plan);

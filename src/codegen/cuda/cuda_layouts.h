@@ -68,13 +68,36 @@ LinearLayout join_layout(const LinearLayout& l);
 /// warps along the dimensions from the last.
 LinearLayout default_layout(const std::vector<int64_t>& shape, int num_warps);
 
+/// The tensor-core (mma.sync m16n8k16) lowering of a tl.dot: fp16 x fp16 or bf16 x bf16
+/// operands, an fp32 accumulator, rank 2, M % 16 == 0, N % 8 == 0, K % 16 == 0, native
+/// numerics (tensor cores add in their own order: portable mode keeps the FMA chain). The
+/// warps tile M first (wm of them), then N (wn); each warp holds mt x nt accumulator
+/// fragments and reads kt k-steps. Layouts (PTX ISA, "Matrix fragments for mma.m16n8k16"):
+///   acc [M,N]: register bits col 1, row 8, then n-tiles, m-tiles; lane bits col 2, 4,
+///              row 1, 2, 4; warp bits row 16.. (wm), col 8.. (wn);
+///   a [M,K]:   register bits k 1, row 8, k 8, then k-tiles, m-tiles; lane bits k 2, 4,
+///              row 1, 2, 4; warp bits row (wm), broadcast (wn);
+///   b [K,N]:   register bits k 1, k 8, then k-tiles, n-tiles; lane bits k 2, 4, col 1, 2, 4;
+///              warp bits broadcast (wm), col (wn).
+/// A warp count the tiles cannot use is left broadcast (those warps repeat the work).
+struct MmaPlan {
+  bool ok = false;
+  bool bf16 = false;
+  int64_t mt = 0, nt = 0, kt = 0;  ///< fragments per warp along M, N and k-steps along K
+  LinearLayout acc{{1}, {{}, {}, {}}}, a{{1}, {{}, {}, {}}}, b{{1}, {{}, {}, {}}};
+};
+/// The mma lowering of Dot op `dot` for `num_warps`, or ok = false where it does not apply.
+MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable);
+
 /// The layout of every tensor value of `fn` (block arguments of regions included).
 struct LayoutPlan {
   std::map<const ir::Value*, LinearLayout> layouts;
   /// The layout of `v`; throws std::logic_error when the plan has none.
   const LinearLayout& of(const ir::Value* v) const;
 };
-/// Plans `fn` for programs of `num_warps` warps of 32 lanes (see the file comment).
-LayoutPlan plan_layouts(const ir::Function& fn, int num_warps);
+/// Plans `fn` for programs of `num_warps` warps of 32 lanes (see the file comment); a dot
+/// with a tensor-core lowering (mma_plan) computes in the mma accumulator layout, and its
+/// accumulator operand (a loop-carried value included) is wanted there.
+LayoutPlan plan_layouts(const ir::Function& fn, int num_warps, bool portable = false);
 
 }  // namespace tritium::codegen::cuda
