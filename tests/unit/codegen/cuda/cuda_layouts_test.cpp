@@ -54,15 +54,16 @@ bool covers(const LinearLayout& l) {
 
 // `c` with the dims where operand_shape is 1 set to 0.
 Coord zeroed(Coord c, const Shape& operand_shape) {
-  for (size_t d = 0; d < c.size(); ++d)
-    if (operand_shape[d] == 1) c[d] = 0;
+  for (size_t d = 0; d < c.size(); ++d) c[d] = operand_shape[d] == 1 ? 0 : c[d];
   return c;
 }
 
-int log2i(int64_t x) {
-  int n = 0;
-  while ((int64_t{1} << n) < x) ++n;
-  return n;
+int log2i(int64_t x) { return x <= 1 ? 0 : 1 + log2i(x / 2); }
+
+// `s` with extent 1 at the dims set in `mask` (the operand shape of a broadcast to s).
+Shape masked(Shape s, unsigned mask) {
+  for (size_t d = 0; d < s.size(); ++d) s[d] = mask >> d & 1 ? 1 : s[d];
+  return s;
 }
 
 std::vector<LinearLayout> samples() {
@@ -86,12 +87,13 @@ TEST(CudaLayouts, IsSimple) {
   EXPECT_TRUE(cl::is_simple(LinearLayout({2, 2}, B{{{0, 1}}, {{1, 0}}, {}})));
   // A basis vector with two nonzero components.
   EXPECT_FALSE(cl::is_simple(LinearLayout({2, 2}, B{{{1, 1}, {0, 1}}, {}, {}})));
-  // A non-power-of-two component.
-  EXPECT_FALSE(cl::is_simple(LinearLayout({4}, B{{{3}, {1}}, {}, {}})));
-  // Coordinate bit 1 produced by a register bit and a lane bit.
+  // A non-power-of-two component (alone, it would produce coordinate bits 0 and 1 once each).
+  EXPECT_FALSE(cl::is_simple(LinearLayout({4}, B{{{3}}, {}, {}})));
+  EXPECT_FALSE(cl::is_simple(LinearLayout({4, 2}, B{{{0, 1}}, {{3, 0}}, {}})));
+  // A coordinate bit produced twice (value 1 by a register and a lane bit; 2 by lane and warp).
   EXPECT_FALSE(cl::is_simple(LinearLayout({4}, B{{{1}, {2}}, {{1}}, {}})));
   EXPECT_FALSE(cl::is_simple(LinearLayout({4}, B{{{1}}, {{2}}, {{2}}})));
-  // Coordinate bit 2 produced by none.
+  // Coordinate value 2 produced by no bit.
   EXPECT_FALSE(cl::is_simple(LinearLayout({4}, B{{{1}}, {{0}}, {}})));
 }
 
@@ -116,9 +118,7 @@ TEST(CudaLayouts, Project) {
   for (const LinearLayout& l : samples()) {
     const size_t rank = l.shape().size();
     for (unsigned mask = 1; mask < (1u << rank); ++mask) {  // dims set in mask are broadcast
-      Shape os = l.shape();
-      for (size_t d = 0; d < rank; ++d)
-        if (mask >> d & 1) os[d] = 1;
+      const Shape os = masked(l.shape(), mask);
       const LinearLayout p = cl::project(l, os);
       EXPECT_EQ(p.shape(), os);
       EXPECT_TRUE(cl::is_simple(p)) << cl::layout_key(p);
@@ -134,9 +134,7 @@ TEST(CudaLayouts, BroadcastForward) {
     const Shape S = full.shape();
     const size_t rank = S.size();
     for (unsigned mask = 1; mask < (1u << rank); ++mask) {
-      Shape os = S;
-      for (size_t d = 0; d < rank; ++d)
-        if (mask >> d & 1) os[d] = 1;
+      const Shape os = masked(S, mask);
       // Operands: the projection of a layout of the result shape, and a blocked layout.
       for (const LinearLayout& op : {cl::project(full, os), cl::default_layout(os, 4)}) {
         const LinearLayout b = cl::broadcast_fwd(op, S);
@@ -242,7 +240,9 @@ TEST(CudaLayouts, JoinAndDropMinor) {
     }));
     const LinearLayout d = cl::drop_minor(j);
     EXPECT_EQ(d.shape(), l.shape());
-    EXPECT_TRUE(all_positions(l, [&](int64_t r, int64_t ln, int64_t w) { return d.apply(r, ln, w) == l.apply(r, ln, w); }));
+    EXPECT_TRUE(all_positions(l, [&](int64_t r, int64_t ln, int64_t w) {
+      return d.apply(r, ln, w) == l.apply(r, ln, w);  // registers below l.size(Register)
+    }));
   }
 }
 
@@ -302,7 +302,7 @@ def k(x, y, n, BLOCK: tl.constexpr):
         a = tl.load(x + i * BLOCK + offs)
         acc += a[:, None] * a[None, :]
     t = tl.trans(acc)
-    tl.store(y + offs[:, None] * BLOCK + offs[None, :], tl.reshape(t, (BLOCK, BLOCK)))
+    tl.store(y + tl.arange(0, BLOCK * BLOCK), tl.reshape(t, (BLOCK * BLOCK,)))
 )";
   for (const std::string& text : {reduce_text, loop_text})
     for (int nw : {1, 4}) {
