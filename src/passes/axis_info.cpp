@@ -45,7 +45,16 @@ AxisInfo AxisAnalysis::get(const ir::Value* v) const {
 
 void AxisAnalysis::visit(const ir::Block& b) {
   for (const auto& op : b.ops) {
-    for (const auto& r : op->regions) visit(r->block);  // region values: their own facts (args unknown)
+    // A for loop's induction variable lb + k * step is divisible by what divides both lb and
+    // step (Triton's rule: `range(0, K, BLOCK_K)` gives multiples of BLOCK_K).
+    if (op->kind == OpKind::For && op->operands.size() >= 3 && !op->regions.empty() &&
+        !op->body().args.empty()) {
+      const ir::Value* iv = op->body().args[0];
+      AxisInfo f = unknown(iv);
+      f.divisibility[0] = std::min(get(op->operands[0]).divisibility[0], get(op->operands[2]).divisibility[0]);
+      info_[iv] = f;
+    }
+    for (const auto& r : op->regions) visit(r->block);  // region values: their own facts (other args unknown)
     visit(*op);
   }
 }

@@ -36,7 +36,8 @@ constexpr int64_t kMaxDivisibility = int64_t{1} << 30;
 
 /// Axis facts of every value of a function (and the bodies of its regions), computed once
 /// in program order; values defined in loops are treated conservatively (loop-carried
-/// block arguments know nothing).
+/// block arguments know nothing; a for loop's induction variable is divisible by what
+/// divides both its start and its step).
 class AxisAnalysis {
  public:
   explicit AxisAnalysis(const ir::Function& fn);

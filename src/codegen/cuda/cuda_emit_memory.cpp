@@ -59,8 +59,9 @@ int vector_width(const Emitter& e, const LinearLayout& l, const Value* ptr, cons
   return v;
 }
 
-// Element i (of n, each eb bytes) of the 32-bit words w[], as the bits of type T.
-std::string unpack(const std::string& w, int i, int eb, const std::string& T) {
+}  // namespace
+
+std::string unpack_word(const std::string& w, int i, int eb, const std::string& T) {
   switch (eb) {
     case 8: return fmt::format("tr_bits<{}>(((uint64_t){}[{}] << 32) | {}[{}])", T, w, 2 * i + 1, w, 2 * i);
     case 4: return fmt::format("tr_bits<{}>({}[{}])", T, w, i);
@@ -71,7 +72,24 @@ std::string unpack(const std::string& w, int i, int eb, const std::string& T) {
 
 const char* vec_type(int bytes) { return bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : "uint32_t"; }
 
-}  // namespace
+std::string pack_words(const std::vector<std::string>& elems, int eb) {
+  const int V = static_cast<int>(elems.size()), bytes = V * eb, words = bytes / 4;
+  std::vector<std::string> w(static_cast<size_t>(words));
+  const char* ub = eb == 8 ? "uint64_t" : eb == 4 ? "uint32_t" : eb == 2 ? "uint16_t" : "uint8_t";
+  for (int i = 0; i < V; ++i) {
+    const std::string bits = fmt::format("tr_bits<{}>({})", ub, elems[static_cast<size_t>(i)]);
+    if (eb == 8) {
+      w[static_cast<size_t>(2 * i)] = fmt::format("(uint32_t)({})", bits);
+      w[static_cast<size_t>(2 * i + 1)] = fmt::format("(uint32_t)({} >> 32)", bits);
+    } else {
+      const int per = 4 / eb, k = i / per, sh = 8 * eb * (i % per);
+      std::string part = sh ? fmt::format("((uint32_t){} << {})", bits, sh) : fmt::format("(uint32_t){}", bits);
+      auto& x = w[static_cast<size_t>(k)];
+      x = x.empty() ? part : x + " | " + part;
+    }
+  }
+  return words == 1 ? w[0] : fmt::format("make_{}({})", vec_type(bytes), fmt::join(w, ", "));
+}
 
 void Emitter::emit_load(const Op& op) {
   const Value* ptr = op.operands[0];
@@ -120,7 +138,7 @@ void Emitter::emit_load(const Op& op) {
     if (words == 1) line(fmt::format("{}[0] = {};", w, t));
     else
       for (int k = 0; k < words; ++k) line(fmt::format("{}[{}] = {}.{};", w, k, t, "xyzw"[k]));
-    for (int i = 0; i < V; ++i) line(fmt::format("{}[{}] = {};", a, g + i, unpack(w, i, eb, T)));
+    for (int i = 0; i < V; ++i) line(fmt::format("{}[{}] = {};", a, g + i, unpack_word(w, i, eb, T)));
     if (mask) {
       close("} else {");
       ++indent_;
@@ -162,22 +180,10 @@ void Emitter::emit_store(const Op& op) {
       line(s);
       continue;
     }
-    const int bytes = V * eb, words = bytes / 4;
-    std::vector<std::string> w(static_cast<size_t>(words));
-    const char* ub = eb == 8 ? "uint64_t" : eb == 4 ? "uint32_t" : eb == 2 ? "uint16_t" : "uint8_t";
-    for (int i = 0; i < V; ++i) {
-      const std::string bits = fmt::format("tr_bits<{}>({})", ub, el(val, l, g + i));
-      if (eb == 8) {
-        w[static_cast<size_t>(2 * i)] = fmt::format("(uint32_t)({})", bits);
-        w[static_cast<size_t>(2 * i + 1)] = fmt::format("(uint32_t)({} >> 32)", bits);
-      } else {
-        const int per = 4 / eb, k = i / per, sh = 8 * eb * (i % per);
-        std::string part = sh ? fmt::format("((uint32_t){} << {})", bits, sh) : fmt::format("(uint32_t){}", bits);
-        auto& s = w[static_cast<size_t>(k)];
-        s = s.empty() ? part : s + " | " + part;
-      }
-    }
-    std::string vec = words == 1 ? w[0] : fmt::format("make_{}({})", vec_type(bytes), fmt::join(w, ", "));
+    const int bytes = V * eb;
+    std::vector<std::string> elems;
+    for (int i = 0; i < V; ++i) elems.push_back(el(val, l, g + i));
+    const std::string vec = pack_words(elems, eb);
     std::string s = fmt::format("*({}*)({}) = {};", vec_type(bytes), el(ptr, l, g), vec);
     if (mask) s = fmt::format("if ({}) {}", el(mask, l, g), s);
     line(s);

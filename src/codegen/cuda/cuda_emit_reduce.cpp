@@ -155,7 +155,7 @@ int64_t stride_of(const std::vector<int64_t>& shape, int axis) {
   for (size_t d = static_cast<size_t>(axis) + 1; d < shape.size(); ++d) s *= shape[d];
   return s;
 }
-int64_t align8(int64_t x) { return (x + 7) / 8 * 8; }
+int64_t align8(int64_t x) { return (x + 15) / 16 * 16; }  // 16: shared-memory vectors stay aligned
 }  // namespace
 
 void Emitter::emit_scan(const Op& op) {

@@ -230,19 +230,44 @@ std::string Emitter::declare_array(const ir::Type& t, int64_t regs, const char* 
 
 void Emitter::need_smem(int64_t bytes) { smem_bytes_ = std::max(smem_bytes_, bytes); }
 
+int Emitter::smem_vector(const LinearLayout& l, int eb) {
+  const size_t last = l.shape().size() - 1;
+  int v = 1;
+  while (v * 2 * eb <= 16) {
+    const int k = __builtin_ctz(static_cast<unsigned>(v));
+    if (k >= l.bits(HwDim::Register)) break;
+    const auto& b = l.basis(HwDim::Register, k);
+    bool unit = b[last] == v;
+    for (size_t d = 0; d < last; ++d) unit = unit && b[d] == 0;
+    if (!unit) break;
+    v *= 2;
+  }
+  return v * eb >= 4 ? v : 1;
+}
+
 std::string Emitter::to_smem(const Value* v, int64_t byte_offset) {
   int64_t numel = 1;
   for (int64_t d : v->type.shape) numel *= d;
   const std::string T = CExpr::ctype(v->type.element());
-  const int64_t eb = v->type.is_ptr ? 8 : std::max<int64_t>(1, ir::byte_size(v->type.scalar));
+  const int eb = v->type.is_ptr ? 8 : std::max(1, ir::byte_size(v->type.scalar));
   need_smem(byte_offset + numel * eb);
+  const LinearLayout& l = layout_of(v);
+  ensure(v, l);  // nothing may be converted inside the owner block below
   std::string sm = fresh("sm");
   line(fmt::format("{}* const {} = ({}*)(tr_smem + {});", T, sm, T, byte_offset));
-  const LinearLayout& l = layout_of(v);
   const std::string own = owner(l);
+  const int V = byte_offset % 16 == 0 ? smem_vector(l, eb) : 1;
   if (!own.empty()) open(fmt::format("if ({})", own));
-  for (int64_t r = 0; r < l.size(HwDim::Register); ++r)
-    if (!reg_dup(l, r)) line(fmt::format("{}[{}] = {};", sm, lin(l, r), el(v, l, r)));  // v's own layout: no conversion
+  for (int64_t r = 0; r < l.size(HwDim::Register); r += V) {
+    if (reg_dup(l, r)) continue;
+    if (V == 1) {
+      line(fmt::format("{}[{}] = {};", sm, lin(l, r), el(v, l, r)));
+      continue;
+    }
+    std::vector<std::string> elems;
+    for (int i = 0; i < V; ++i) elems.push_back(el(v, l, r + i));
+    line(fmt::format("*({}*)&{}[{}] = {};", vec_type(V * eb), sm, lin(l, r), pack_words(elems, eb)));
+  }
   if (!own.empty()) close();
   return sm;
 }
@@ -258,7 +283,22 @@ std::string Emitter::convert(const Value* v, const LinearLayout& to) {
   std::string sm = to_smem(v);
   line("__syncthreads();");
   std::string a = declare_array(v->type, to.size(HwDim::Register), "cv");
-  for (int64_t r = 0; r < to.size(HwDim::Register); ++r) line(fmt::format("{}[{}] = {}[{}];", a, r, sm, lin(to, r)));
+  const int eb = v->type.is_ptr ? 8 : std::max(1, ir::byte_size(v->type.scalar));
+  const int V = smem_vector(to, eb);
+  const std::string T = CExpr::ctype(v->type.element());
+  for (int64_t r = 0; r < to.size(HwDim::Register); r += V) {
+    if (V == 1) {
+      line(fmt::format("{}[{}] = {}[{}];", a, r, sm, lin(to, r)));
+      continue;
+    }
+    const int bytes = V * eb, words = bytes / 4;
+    std::string w = fresh("w"), t = fresh("t");
+    line(fmt::format("const {} {} = *(const {}*)&{}[{}];", vec_type(bytes), t, vec_type(bytes), sm, lin(to, r)));
+    if (words == 1) line(fmt::format("const uint32_t {0}[1] = {{{1}}};", w, t));
+    else if (words == 2) line(fmt::format("const uint32_t {0}[2] = {{{1}.x, {1}.y}};", w, t));
+    else line(fmt::format("const uint32_t {0}[4] = {{{1}.x, {1}.y, {1}.z, {1}.w}};", w, t));
+    for (int i = 0; i < V; ++i) line(fmt::format("{}[{}] = {};", a, r + i, unpack_word(w, i, eb, T)));
+  }
   if (conv_memo_.empty()) conv_memo_.emplace_back();
   conv_memo_.back().emplace(key, a);
   return a;

@@ -25,6 +25,14 @@
 
 namespace tritium::codegen::cuda {
 
+/// Element i (each eb bytes) of the 32-bit word array `w`, as the bits of type T.
+std::string unpack_word(const std::string& w, int i, int eb, const std::string& T);
+/// "uint4", "uint2" or "uint32_t" for a vector of 16, 8 or 4 bytes.
+const char* vec_type(int bytes);
+/// The vector (make_uint4(...), ...) holding the bits of `elems` (each eb bytes, 4 to 16
+/// bytes in all), the first element in the lowest bytes.
+std::string pack_words(const std::vector<std::string>& elems, int eb);
+
 class Emitter {
  public:
   Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts);
@@ -78,6 +86,10 @@ class Emitter {
   /// Writes every element of tensor `v` to shared memory at its row-major index (typed
   /// pointer `name` returned), between barriers: afterwards every thread may read any element.
   std::string to_smem(const ir::Value* v, int64_t byte_offset = 0);
+  /// The number of consecutive registers of `l` (from a multiple of it) whose elements are
+  /// consecutive in the row-major index — a shared-memory vector of up to 16 bytes of
+  /// `eb`-byte elements (1 when narrower than 4 bytes).
+  static int smem_vector(const LinearLayout& l, int eb);
   /// A new array holding `v` in layout `to`, through shared memory (memoized per scope).
   std::string convert(const ir::Value* v, const LinearLayout& to);
   /// True when ops emit no storage for `k` (views and constants).

@@ -125,3 +125,41 @@ TEST(AxisInfo, SelectCastsAndBroadcastsStaySound) {
 }
 
 }  // namespace
+
+// A for loop's induction variable: `range(0, n, 32)` gives multiples of 32 (and start 8 with
+// step 32 only multiples of 8); the facts reach the accesses inside the body.
+TEST(AxisInfo, LoopInductionVariableIsAMultipleOfStartAndStep) {
+  for (int start : {0, 8}) {
+    const std::string src = std::string(kHeader) +
+                            "def k(o_ptr, n):\n"
+                            "    for i in range(" + std::to_string(start) + ", n, 32):\n"
+                            "        v = i + tl.arange(0, 16)\n"
+                            "        tl.store(o_ptr + (i // 32) * 16 + tl.arange(0, 16), v.to(tl.int64))\n";
+    auto c = tritium::testing::kernel_ir_from_text(src, "k", "*i64:16, i32", "axis.py");
+    const tritium::ir::Function& fn = c->fn();
+    AxisAnalysis a(fn);
+    const tritium::ir::Op* store = nullptr;
+    const tritium::ir::Value* iv = nullptr;
+    for (const auto& op : fn.body.ops)
+      if (op->kind == tritium::ir::OpKind::For) {
+        iv = op->body().args[0];
+        for (const auto& inner : op->body().ops)
+          if (inner->kind == tritium::ir::OpKind::Store) store = inner.get();
+      }
+    ASSERT_NE(store, nullptr);
+    EXPECT_EQ(a.get(iv).divisibility[0], start == 0 ? 32 : 8);
+    // the stored value's cast operand: i + arange, one run of 16 starting at i
+    const tritium::ir::Value* sum = store->operands[1]->def->operands[0];
+    const AxisInfo f = a.get(sum);
+    EXPECT_EQ(f.contiguity[0], 16);
+    EXPECT_EQ(f.divisibility[0], start == 0 ? 32 : 8);
+    // soundness against the values the interpreter computes (three iterations)
+    tritium::Device dev = tritium::Device::get("interp");
+    auto k = tritium::Module::from_string(src, "axis.py").kernel("k").compile(dev, "*i64:16, i32");
+    tritium::Buffer out = dev.alloc(48 * 8);
+    k.launch({1}, {out, tritium::Arg(start + 96)});
+    auto vals = out.download<int64_t>();
+    for (int it = 0; it < 3; ++it)
+      expect_sound(f, std::vector<int64_t>(vals.begin() + it * 16, vals.begin() + it * 16 + 16), {16});
+  }
+}
