@@ -5,7 +5,8 @@
 // bit down, each pair with the lower index on the left — exactly the interpreter's halving
 // tree (interpreter.h, "Reduce"). A bit held by a register is combined in the thread, a lane
 // bit with __shfl_xor_sync, a warp bit through shared memory; both partners compute the
-// same combined value, so the result's broadcast lanes and warps agree.
+// same combined value, so the result's broadcast lanes and warps agree. Consecutive warp
+// bits share one shared-memory round (each thread combines its group's partials itself).
 #include <fmt/format.h>
 
 #include "codegen/cuda/cuda_emitter.h"
@@ -77,6 +78,49 @@ void Emitter::emit_reduce(const Op& op) {
         next.push_back(r);
       }
       live = next;
+      continue;
+    }
+    if (h == 2 && j > 0 && holder(L, axis, j - 1).first == 2) {
+      // Consecutive warp bits: one shared-memory round for all of them; each thread reads
+      // the partials of every warp of its group and combines them in the same tree (the
+      // first bit's pairs first), so the bits are those of one round per warp bit.
+      std::vector<int> wb = {bit};
+      while (j > 0 && holder(L, axis, j - 1).first == 2) wb.push_back(holder(L, axis, --j).second);
+      const int64_t slot = int64_t{8} * threads();
+      need_smem(slot * static_cast<int64_t>(live.size() * N));
+      line("__syncthreads();");
+      for (size_t s = 0; s < live.size(); ++s)
+        for (size_t k = 0; k < N; ++k)
+          line(fmt::format("(({}*)(tr_smem + {}))[tr_tid] = {}[{}];", T[k], slot * static_cast<int64_t>(s * N + k), w[k],
+                           live[s]));
+      line("__syncthreads();");
+      int64_t mask = 0;
+      for (int b : wb) mask |= int64_t{32} << b;
+      const int64_t C = int64_t{1} << wb.size();
+      for (size_t s = 0; s < live.size(); ++s) {
+        std::vector<std::vector<std::string>> cur(static_cast<size_t>(C), std::vector<std::string>(N));
+        for (int64_t c = 0; c < C; ++c) {
+          int64_t place = 0;
+          for (size_t i = 0; i < wb.size(); ++i)
+            if ((c >> i) & 1) place |= int64_t{32} << wb[i];
+          for (size_t k = 0; k < N; ++k) {
+            cur[c][k] = fresh("o");
+            line(fmt::format("const {} {} = (({}*)(tr_smem + {}))[(tr_tid & ~{}) | {}];", T[k], cur[c][k], T[k],
+                             slot * static_cast<int64_t>(s * N + k), mask, place));
+          }
+        }
+        for (size_t i = 0; i < wb.size(); ++i)
+          for (int64_t c = 0; c < C; ++c) {
+            if (c & ((int64_t{2} << i) - 1)) continue;  // bits below and at i are zero
+            std::vector<std::string> res = emit_combine(op, cur[c], cur[c | (int64_t{1} << i)]);
+            for (size_t k = 0; k < N; ++k) {
+              std::string n = fresh("c");
+              line(fmt::format("const {} {} = {};", T[k], n, res[k]));
+              cur[c][k] = n;
+            }
+          }
+        for (size_t k = 0; k < N; ++k) line(fmt::format("{}[{}] = {};", w[k], live[s], cur[0][k]));
+      }
       continue;
     }
     const char* hwv = h == 1 ? "tr_lane" : "tr_warp";
