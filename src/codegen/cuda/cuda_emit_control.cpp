@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <functional>
 
 #include "codegen/cuda/cuda_emitter.h"
 
@@ -37,6 +38,45 @@ bool const_int(const Value* v, int64_t* out) {
   return true;
 }
 }  // namespace
+
+void Emitter::flush_before_loop(const ir::Block& body) {
+  // Stores before a loop whose body loads: one barrier here rather than one per iteration.
+  if (!store_pending_ || !(store_shared_ || !stores_since_barrier_.empty())) return;
+  bool loads = false;
+  std::function<void(const ir::Block&)> walk = [&](const ir::Block& b) {
+    for (const auto& op : b.ops) {
+      loads = loads || op->kind == OpKind::Load;
+      for (const auto& r : op->regions) walk(r->block);
+    }
+  };
+  walk(body);
+  if (!loads) return;
+  line("__syncthreads();  // this program's earlier stores are visible to the loop's loads");
+  store_pending_ = store_shared_ = false;
+  stores_since_barrier_.clear();
+}
+
+void Emitter::note_accesses_of(const ir::Block& b) {
+  for (const auto& op : b.ops) {
+    if (op->kind == OpKind::Store) {
+      const Value* p = op->operands[0];
+      note_store(p->type.is_scalar() ? nullptr : &layout_of(p), false);
+    } else if (op->kind == OpKind::AtomicRMW || op->kind == OpKind::AtomicCAS) {
+      note_store(nullptr, true);
+    } else if (op->kind == OpKind::Load) {
+      const Value* r = op->results[0];
+      if (r->type.is_scalar()) {
+        load_shared_ = true;
+      } else {
+        const LinearLayout& l = layout_of(r);
+        loads_since_barrier_.push_back(layout_key(l));
+        if (!owner(l).empty()) load_shared_ = true;
+        for (int64_t k = 0; k < l.size(HwDim::Register) && !load_shared_; ++k) load_shared_ = reg_dup(l, k);
+      }
+    }
+    for (const auto& r : op->regions) note_accesses_of(r->block);
+  }
+}
 
 void Emitter::emit_for(const Op& op) {
   const ir::Block& body = op.body();
@@ -79,8 +119,9 @@ void Emitter::emit_for(const Op& op) {
                    trips, ub, lb, st, st));
   close();
   const bool stores = writes_memory(body);
+  flush_before_loop(body);
   open(fmt::format("for (uint64_t {0} = 0; {0} < {1}; ++{0})", k, trips));
-  if (stores) store_pending_ = true;  // the previous iteration's stores
+  if (stores) note_accesses_of(body);  // the previous iteration's loads and stores
   std::string ivn = fresh("s");
   line(fmt::format("{} const {} = ({})((uint64_t){} + {} * (uint64_t){});", CExpr::ctype(ivt), ivn, CExpr::ctype(ivt), lb,
                    k, st));
@@ -107,7 +148,7 @@ void Emitter::emit_for(const Op& op) {
   emit_block(body);
   terminator_handlers.pop_back();
   close();
-  if (stores) store_pending_ = true;
+  if (stores) note_accesses_of(body);
 }
 
 void Emitter::emit_if(const Op& op) {
@@ -162,8 +203,10 @@ void Emitter::emit_while(const Op& op) {
     }
   }
   const bool stores = writes_memory(before) || writes_memory(after);
+  flush_before_loop(before);
+  flush_before_loop(after);
   open("for (;;)");
-  if (stores) store_pending_ = true;
+  if (stores) note_accesses_of(before), note_accesses_of(after);
   terminator_handlers.push_back([&, na](const Op& c) {
     if (c.kind != OpKind::Condition || c.operands.size() != na + 1) refuse(op, "before region must end in condition");
     std::string cond = fresh("cond");
@@ -191,7 +234,7 @@ void Emitter::emit_while(const Op& op) {
   emit_block(after);
   terminator_handlers.pop_back();
   close();
-  if (stores) store_pending_ = true;
+  if (stores) note_accesses_of(before), note_accesses_of(after);
 }
 
 void Emitter::emit_map(const Op& op) {
