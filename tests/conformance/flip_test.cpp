@@ -72,3 +72,25 @@ def k(a_ptr, b_ptr, o_ptr, s_ptr, A: tl.constexpr, B: tl.constexpr):
 }
 
 }  // namespace
+
+namespace {
+// A flip read back through a reshape by the contiguous store path: the flipped index of a
+// row's element (lb + j) must be n - 1 - (lb + j), not n - 1 - lb + j (found by fuzzing,
+// 2026-12-01: the CPU backend wrote the wrong elements).
+TEST(ConformanceFlip, FlipThenReshapeStoredByRows) {
+  const std::string src = R"(
+import triton
+import triton.language as tl
+@triton.jit
+def k(x_ptr, o_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 256))
+    t2 = tl.reshape(tl.flip(x, 0), (8, 8, 4))
+    tl.store(o_ptr + tl.arange(0, 8)[:, None, None] * 32 + tl.arange(0, 8)[None, :, None] * 4 + tl.arange(0, 4)[None, None, :], t2)
+)";
+  auto x = conformance::rand_int<int32_t>(256, -100000, 100000);
+  conformance::Case c(src, "k", "*i32:16, *i32:16");
+  c.in(x).out<int32_t>(256);
+  auto o = c.run({1}).get<int32_t>(1);
+  for (int i = 0; i < 256; ++i) ASSERT_EQ(o[i], x[255 - i]) << i;
+}
+}  // namespace

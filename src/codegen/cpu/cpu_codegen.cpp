@@ -240,7 +240,7 @@ std::string Emitter::lin_of(const Idx& i, const std::vector<int64_t>& shape) {
   int64_t stride = 1;
   for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
     if (shape[d] != 1 && i.dims.at(d) != "0") {
-      std::string term = stride == 1 ? i.dims[d] : fmt::format("{}*{}", i.dims[d], stride);
+      std::string term = stride == 1 ? i.dims[d] : fmt::format("({})*{}", i.dims[d], stride);
       out = out.empty() ? term : term + " + " + out;
     }
     stride *= shape[d];
@@ -422,14 +422,14 @@ Idx Emitter::view_source(const Op& op, int result, const Idx& idx) {
       const int64_t axis = op.attr_int("axis");
       Idx s;
       s.dims = dims_of(idx, shape);
-      s.dims.at(axis) = fmt::format("({} - {})", shape.at(axis) - 1, s.dims.at(axis));
+      s.dims.at(axis) = fmt::format("({} - ({}))", shape.at(axis) - 1, s.dims.at(axis));
       return s;
     }
     case OpKind::Split: {
       Idx s;
       s.dims = dims_of(idx, shape);
       s.dims.push_back(std::to_string(result));
-      if (!idx.lin.empty()) s.lin = fmt::format("({}*2 + {})", idx.lin, result);
+      if (!idx.lin.empty()) s.lin = fmt::format("(({})*2 + {})", idx.lin, result);
       return s;
     }
     default:

@@ -430,7 +430,7 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const
     memo_.emplace_back();
     Idx i = row;
     i.dims.push_back(j);
-    i.lin = fmt::format("{} + {}", lb, j);
+    i.lin = fmt::format("({} + {})", lb, j);
     if (is_load) {
       std::string v = valid ? fmt::format("{}[{}]", rp, j) : (other ? elem(other, i) : zero_of(ir::Type::of(ptr->type.scalar)));
       line(fmt::format("{}[{} + {}] = {};", dst, lb, j, v));
@@ -453,7 +453,7 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const
     memo_.emplace_back();
     Idx i = row;
     i.dims.push_back(fmt::format("({} + {})", c, j));
-    i.lin = fmt::format("{} + {} + {}", lb, c, j);
+    i.lin = fmt::format("({} + {} + {})", lb, c, j);
     line(fmt::format("{}[{}] = {};", wp, j, elem(val, i)));
     memo_.pop_back();
     close();

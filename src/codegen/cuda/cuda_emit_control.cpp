@@ -40,40 +40,28 @@ bool const_int(const Value* v, int64_t* out) {
 }  // namespace
 
 void Emitter::flush_before_loop(const ir::Block& body) {
-  // Stores before a loop whose body loads: one barrier here rather than one per iteration.
-  if (!store_pending_ || !(store_shared_ || !stores_since_barrier_.empty())) return;
-  bool loads = false;
+  // Stores before a loop whose body accesses memory: one barrier here, not one per iteration.
+  bool stored = false;
+  for (const Access& a : accesses_) stored = stored || a.store;
+  if (!stored) return;
+  bool touches = false;
   std::function<void(const ir::Block&)> walk = [&](const ir::Block& b) {
     for (const auto& op : b.ops) {
-      loads = loads || op->kind == OpKind::Load;
+      touches = touches || op->kind == OpKind::Load || op->kind == OpKind::Store || op->kind == OpKind::AtomicRMW ||
+                op->kind == OpKind::AtomicCAS;
       for (const auto& r : op->regions) walk(r->block);
     }
   };
   walk(body);
-  if (!loads) return;
-  line("__syncthreads();  // this program's earlier stores are visible to the loop's loads");
-  store_pending_ = store_shared_ = false;
-  stores_since_barrier_.clear();
+  if (!touches) return;
+  line("__syncthreads();  // this program's earlier stores are done before the loop");
+  accesses_.clear();
 }
 
 void Emitter::note_accesses_of(const ir::Block& b) {
   for (const auto& op : b.ops) {
-    if (op->kind == OpKind::Store) {
-      const Value* p = op->operands[0];
-      note_store(p->type.is_scalar() ? nullptr : &layout_of(p), false);
-    } else if (op->kind == OpKind::AtomicRMW || op->kind == OpKind::AtomicCAS) {
-      note_store(nullptr, true);
-    } else if (op->kind == OpKind::Load) {
-      const Value* r = op->results[0];
-      if (r->type.is_scalar()) {
-        load_shared_ = true;
-      } else {
-        const LinearLayout& l = layout_of(r);
-        loads_since_barrier_.push_back(layout_key(l));
-        if (!owner(l).empty()) load_shared_ = true;
-        for (int64_t k = 0; k < l.size(HwDim::Register) && !load_shared_; ++k) load_shared_ = reg_dup(l, k);
-      }
-    }
+    const bool st = op->kind == OpKind::Store || op->kind == OpKind::AtomicRMW || op->kind == OpKind::AtomicCAS;
+    if (st || op->kind == OpKind::Load) accesses_.push_back(Access{st, nullptr, "", true});
     for (const auto& r : op->regions) note_accesses_of(r->block);
   }
 }
@@ -165,20 +153,20 @@ void Emitter::emit_if(const Op& op) {
     for (size_t k = 0; k < n; ++k)
       assign(res[k], y.operands[k], op.results[k]->type.is_tensor() ? &layout_of(op.results[k]) : nullptr);
   };
-  const bool pending = store_pending_;
+  const std::vector<Access> before_if = accesses_;  // each branch starts from these
   open(fmt::format("if ({})", scalar(op.operands[0])));
   terminator_handlers.push_back(handler);
   emit_block(op.body(0));
   terminator_handlers.pop_back();
-  const bool then_pending = store_pending_;
-  store_pending_ = pending;
   close();
+  const std::vector<Access> after_then = accesses_;
+  accesses_ = before_if;
   open("else");
   terminator_handlers.push_back(handler);
   emit_block(op.body(1));
   terminator_handlers.pop_back();
   close();
-  store_pending_ = store_pending_ || then_pending;
+  accesses_.insert(accesses_.end(), after_then.begin(), after_then.end());  // either may have run
 }
 
 void Emitter::emit_while(const Op& op) {

@@ -8,10 +8,10 @@
 // set, no duplicate register); an atomic's old values are then shared with the other
 // holders through shared memory. A store followed (in program order) by a load puts a block
 // barrier before the load, so a program reads what its own threads wrote, as on the CPU; a
-// store after loads puts one before the store unless every such load had the store's own
-// layout without duplicate holders (then each element is read and written by one thread,
-// in program order) — so no thread reads a value its program overwrites after it, and
-// scalars stay uniform over the block.
+// store after loads or stores puts one before the store — unless every such access went
+// through the same pointer value in the same layout with one holder per element (then each
+// element is read and written by one thread, in program order). So no thread reads a value
+// its program overwrites after it, stores land in program order, and scalars stay uniform.
 // Scalar stores and atomics are done by thread 0 (the old value is broadcast).
 #include <fmt/format.h>
 
@@ -95,39 +95,23 @@ std::string pack_words(const std::vector<std::string>& elems, int eb) {
   return words == 1 ? w[0] : fmt::format("make_{}({})", vec_type(bytes), fmt::join(w, ", "));
 }
 
-void Emitter::war_barrier(const LinearLayout* layout) {
-  bool need = load_shared_;
-  const std::string key = layout ? layout_key(*layout) : "";
-  for (const std::string& k : loads_since_barrier_) need = need || !layout || k != key;
-  if (layout && !owner(*layout).empty()) need = need || !loads_since_barrier_.empty();
-  if (!need) return;
-  line("__syncthreads();  // this program's earlier loads are done before the store");
-  loads_since_barrier_.clear();
-  load_shared_ = false;
-}
-
-void Emitter::note_store(const LinearLayout* layout, bool shared) {
-  store_pending_ = true;
-  if (!layout || shared || !owner(*layout).empty()) {
-    store_shared_ = true;
-    return;
+void Emitter::hazard_barrier(bool store, const Value* ptr, bool atomic) {
+  Access a{store, ptr, "", atomic || ptr->type.is_scalar()};
+  if (ptr->type.is_tensor()) {
+    const LinearLayout& l = layout_of(ptr);
+    a.key = layout_key(l);
+    if (!owner(l).empty()) a.shared = true;
+    for (int64_t k = 0; k < l.size(HwDim::Register) && !a.shared; ++k) a.shared = reg_dup(l, k);
   }
-  stores_since_barrier_.push_back(layout_key(*layout));
-  for (int64_t k = 0; k < layout->size(HwDim::Register) && !store_shared_; ++k) store_shared_ = reg_dup(*layout, k);
-}
-
-void Emitter::raw_barrier(const LinearLayout* layout) {
-  if (!store_pending_) return;
-  bool need = store_shared_ || !layout;
-  if (layout) {
-    const std::string key = layout_key(*layout);
-    for (const std::string& k : stores_since_barrier_) need = need || k != key;
-    if (!owner(*layout).empty()) need = true;
+  bool need = false;
+  for (const Access& e : accesses_)
+    if ((store || e.store) && (a.shared || e.shared || e.ptr != ptr || e.key != a.key)) need = true;
+  if (need) {
+    line(store ? "__syncthreads();  // this program's earlier accesses are done before the store"
+               : "__syncthreads();  // this program's earlier stores are visible to the load");
+    accesses_.clear();
   }
-  if (!need) return;
-  line("__syncthreads();  // this program's earlier stores are visible to the load");
-  store_pending_ = store_shared_ = false;
-  stores_since_barrier_.clear();
+  accesses_.push_back(a);
 }
 
 void Emitter::emit_load(const Op& op) {
@@ -137,22 +121,18 @@ void Emitter::emit_load(const Op& op) {
   const Value* r = op.results[0];
   if (!ptr->type.is_ptr) refuse(op, "operand is not a pointer");
   const bool vol = op.attr_int("volatile", 0) != 0;
-  raw_barrier(r->type.is_scalar() ? nullptr : &layout_of(r));
+  hazard_barrier(false, ptr, false);
   if (r->type.is_scalar()) {
     std::string v = load_expr(ptr->type, scalar(ptr), vol);
     if (mask) v = fmt::format("{} ? {} : {}", scalar(mask), v, other ? scalar(other) : CExpr::zero_of(r->type));
     std::string n = fresh("s");
     line(fmt::format("{} const {} = {};", CExpr::ctype(r->type), n, v));
     bind_scalar(r, n);
-    load_shared_ = true;
     return;
   }
   const LinearLayout& l = layout_of(r);
   const int64_t R = l.size(HwDim::Register);
   const std::string T = CExpr::ctype(r->type.element());
-  loads_since_barrier_.push_back(layout_key(l));
-  if (!owner(l).empty()) load_shared_ = true;
-  for (int64_t k = 0; k < R && !load_shared_; ++k) load_shared_ = reg_dup(l, k);
   ensure(ptr, l);
   ensure(mask, l);
   ensure(other, l);
@@ -194,8 +174,7 @@ void Emitter::emit_store(const Op& op) {
   const Value* val = op.operands[1];
   const Value* mask = op.operands.size() >= 3 ? op.operands[2] : nullptr;
   if (!ptr->type.is_ptr) refuse(op, "operand is not a pointer");
-  war_barrier(ptr->type.is_scalar() ? nullptr : &layout_of(ptr));
-  note_store(ptr->type.is_scalar() ? nullptr : &layout_of(ptr), false);
+  hazard_barrier(true, ptr, false);
   if (ptr->type.is_scalar()) {
     std::string c = "tr_tid == 0";
     if (mask) c += " && " + scalar(mask);
@@ -242,8 +221,7 @@ void Emitter::emit_atomic(const Op& op) {
   if (S == ScalarType::I1 || ir::is_fp8(S)) refuse(op, std::string("atomics on ") + std::string(ir::name(S)));
   const std::string rmw = op.attr_str("rmw");
   const char* bits = S == ScalarType::F64 ? "uint64_t" : S == ScalarType::F32 ? "uint32_t" : "uint16_t";
-  war_barrier(ptr->type.is_scalar() ? nullptr : &layout_of(ptr));
-  note_store(nullptr, true);
+  hazard_barrier(true, ptr, true);
   auto call = [&](const std::function<std::string(const Value*)>& at) -> std::string {
     const std::string p = at(ptr);
     if (cas) {

@@ -208,6 +208,7 @@ void Emitter::emit_scan(const Op& op) {
   const bool reverse = op.attr_int("reverse", 0) != 0;
   const auto& shape = op.operands[0]->type.shape;
   const int64_t n = shape[static_cast<size_t>(axis)], st = stride_of(shape, axis);
+  for (const Value* o : op.operands) ensure(o, layout_of(o));  // conversions before the table is written
   line("__syncthreads();");
   std::vector<std::string> sm(N);
   int64_t off = 0;
@@ -251,6 +252,8 @@ void Emitter::emit_scan(const Op& op) {
 
 void Emitter::emit_smem_gather(const Op& op) {
   if (op.kind == OpKind::Gather) ensure(op.operands[1], layout_of(op.results[0]));  // before the table is written
+  ensure(op.operands[0], layout_of(op.operands[0]));
+  if (op.kind == OpKind::Cat) ensure(op.operands[1], layout_of(op.operands[1]));
   line("__syncthreads();");
   std::string sm = to_smem(op.operands[0]);
   if (op.kind == OpKind::Cat) {
@@ -316,6 +319,7 @@ void Emitter::emit_sort(const Op& op) {
   const std::string T = CExpr::ctype(x->type.element());
   const int64_t second = align8(numel * ebytes(x->type));
   need_smem(2 * second);
+  ensure(x, layout_of(x));  // conversions before the buffers are written
   line("__syncthreads();");
   std::string a = to_smem(x);
   line("__syncthreads();");
@@ -375,6 +379,7 @@ void Emitter::emit_histogram(const Op& op) {
   const Value* res = op.results[0];
   const int64_t B = res->type.shape[0];
   const LinearLayout& L = layout_of(x);
+  ensure(x, L);
   ensure(mask, L);  // before the bins take the shared memory
   need_smem(B * 4);
   line("__syncthreads();");

@@ -162,27 +162,23 @@ class Emitter {
   std::map<std::string, std::string> hw_vars_;  // (layout key, dim) -> variable
   std::vector<std::map<std::pair<const ir::Value*, std::string>, std::string>> conv_memo_;  // per scope
  public:
-  bool store_pending_ = false;  // a store / atomic since the last barrier before a load
-  // ... and, as for loads below, the layouts of those stores and whether one was scalar, an
-  // atomic or had duplicate holders (a load of the store's own layout then needs no barrier).
-  std::vector<std::string> stores_since_barrier_;
-  bool store_shared_ = false;
-  /// Emits the barrier a load through `layout` (nullptr: scalar) needs after the stores
-  /// since the last one; records a store / atomic through `layout` (`shared`: atomic).
-  void raw_barrier(const LinearLayout* layout);
-  void note_store(const LinearLayout* layout, bool shared);
-  // Loads since the last hazard barrier, for write-after-read: the layouts (keys) of tensor
-  // loads, and whether one was a scalar load or had duplicate holders (then another thread
-  // may still read what a store is about to overwrite).
-  std::vector<std::string> loads_since_barrier_;
-  bool load_shared_ = false;
-  /// Emits the barrier a store / atomic through `layout` (nullptr: scalar) needs after the
-  /// loads since the last one (see cuda_emit_memory.cpp).
-  void war_barrier(const LinearLayout* layout);
-  /// Records the loads and stores of `b` (a loop body that repeats, or has run) as accesses
-  /// since the last barrier.
+  // Global-memory accesses since the last hazard barrier (cuda_emit_memory.cpp): a later
+  // access conflicts with an earlier one when either writes, unless both go through the same
+  // pointer value in the same layout with one holder per element (then each element is read
+  // and written by one thread, in program order).
+  struct Access {
+    bool store;
+    const ir::Value* ptr;  // nullptr: unknown (a previous loop iteration)
+    std::string key;       // layout key ("" for scalars)
+    bool shared;           // scalar, atomic, duplicate holders, or another iteration
+  };
+  std::vector<Access> accesses_;
+  /// Emits a block barrier before a load (store = false) or store / atomic through `ptr`
+  /// when it conflicts with an access since the last one, then records it.
+  void hazard_barrier(bool store, const ir::Value* ptr, bool atomic);
+  /// Records the accesses of `b` (a loop body that repeats, or has run) as shared accesses.
   void note_accesses_of(const ir::Block& b);
-  /// Before a loop: the barrier for earlier stores, once, when the loop's body loads.
+  /// Before a loop whose body accesses memory: one barrier for earlier stores.
   void flush_before_loop(const ir::Block& body);
 };
 
