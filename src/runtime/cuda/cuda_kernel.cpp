@@ -7,13 +7,25 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "frontend/source.h"
 #include "runtime/cuda/cuda_device.h"
 
 namespace tritium::runtime::cuda {
 
-CudaCompiled compile_cuda(const ir::Module& m, const CodegenOptions& opts, NvrtcTarget target, const std::string& arch) {
+CudaCompiled compile_cuda(const ir::Module& m, const CodegenOptions& opts, NvrtcTarget target, const std::string& arch,
+                          int64_t shared_limit) {
   CudaCompiled c;
   c.src = codegen::render_cuda(m, opts);
+  if (c.src.shared_bytes > shared_limit) {
+    const ir::Function* fn = m.functions.front().get();
+    for (const auto& f : m.functions)
+      if (f->is_kernel) fn = f.get();
+    throw frontend::CompileError(
+        fn->loc, fmt::format("cuda backend: kernel @{} needs {} bytes of shared memory per program (layout conversions, "
+                             "cross-warp reductions, dots, scans and histograms stage whole tensors there); this GPU "
+                             "allows {} — smaller blocks reduce it",
+                             fn->name, c.src.shared_bytes, shared_limit));
+  }
   NvrtcOptions o;
   o.arch = arch;
   o.fmad = false;  // the interpreter's roundings, in both numerics modes (cuda_codegen.h)
@@ -110,8 +122,8 @@ class NvrtcCheckDevice final : public Device {
     if (bytes) std::memcpy(dst, static_cast<const char*>(src.ptr) + offset, bytes);
   }
   std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) override {
-    CudaCompiled ptx = compile_cuda(m, opts, NvrtcTarget::Ptx, kDefaultPtxArch);
-    compile_cuda(m, opts, NvrtcTarget::Cubin, kDefaultCubinArch);
+    CudaCompiled ptx = compile_cuda(m, opts, NvrtcTarget::Ptx, kDefaultPtxArch, kSm90SharedLimit);
+    compile_cuda(m, opts, NvrtcTarget::Cubin, kDefaultCubinArch, kSm90SharedLimit);
     return std::make_unique<CompileOnlyKernel>(ptx.src.source);
   }
   void synchronize() override {}
@@ -125,7 +137,7 @@ std::shared_ptr<Device> make_nvrtc_check_device() {
 }
 
 std::unique_ptr<LoadedKernel> make_cuda_loaded_kernel(CudaDevice& dev, const ir::Module& m, const CodegenOptions& opts) {
-  CudaCompiled c = compile_cuda(m, opts, NvrtcTarget::Cubin, dev.arch());
+  CudaCompiled c = compile_cuda(m, opts, NvrtcTarget::Cubin, dev.arch(), dev.properties().max_shared_per_block_optin);
   std::string name;
   for (const auto& f : m.functions)
     if (f->is_kernel) name = f->name;

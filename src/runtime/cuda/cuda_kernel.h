@@ -9,7 +9,7 @@
 //
 // The compile-only device (make_nvrtc_check_device) needs NVRTC but no GPU: buffers live in
 // host memory and compile() renders and compiles the kernel to PTX for compute_90 and to an
-// sm_90 cubin, then returns a kernel whose launch throws. The conformance and corpus
+// sm_90 cubin (with sm_90's shared-memory limit), then returns a kernel whose launch throws. The conformance and corpus
 // harnesses use it in CI, so every kernel they run is also compiled for the GPU there.
 #pragma once
 #include <memory>
@@ -27,10 +27,16 @@ struct CudaCompiled {
   NvrtcOutput image;  ///< PTX text or cubin bytes
 };
 
+/// The opt-in shared memory per block of sm_90 (H100 / H200): 227 KB.
+inline constexpr int64_t kSm90SharedLimit = 232448;
+
 /// Renders the kernel of `m` and compiles it with NVRTC for `target` / `arch` (contraction
-/// off: --fmad=false). Throws frontend::CompileError for refused constructs, NvrtcCompileError
-/// when the generated source does not compile (an internal error: the log is in the message).
-CudaCompiled compile_cuda(const ir::Module& m, const CodegenOptions& opts, NvrtcTarget target, const std::string& arch);
+/// off: --fmad=false). Throws frontend::CompileError for refused constructs and for a kernel
+/// needing more than `shared_limit` bytes of shared memory per program (at the kernel's
+/// location, with both figures), NvrtcCompileError when the generated source does not
+/// compile (an internal error: the log is in the message).
+CudaCompiled compile_cuda(const ir::Module& m, const CodegenOptions& opts, NvrtcTarget target, const std::string& arch,
+                          int64_t shared_limit = kSm90SharedLimit);
 
 /// The compile-only device (see the file comment). Throws std::runtime_error when NVRTC is
 /// unavailable.
