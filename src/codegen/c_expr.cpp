@@ -176,6 +176,12 @@ std::string CExpr::zero_of(const ir::Type& t) {
   return fmt::format("({})0", ctype(t));
 }
 
+std::string CExpr::load_expr(const ir::Type& ptr, const std::string& p, bool is_volatile) {
+  std::string deref = is_volatile ? fmt::format("*(volatile {})({})", ctype(ptr.element()), p) : fmt::format("*({})", p);
+  if (ptr.scalar == ScalarType::I1) return fmt::format("(uint8_t)({} != 0)", deref);
+  return deref;
+}
+
 std::string CExpr::c_string(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {

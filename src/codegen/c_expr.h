@@ -34,6 +34,9 @@ class CExpr {
   static std::string from_compute(ir::ScalarType t, const std::string& e);
   /// A C++ literal of type `t` holding zero.
   static std::string zero_of(const ir::Type& t);
+  /// Dereferences pointer expression `p` of pointer type `ptr` as a value of the pointee
+  /// type (`volatile`: through a volatile pointer; int1: the byte read as != 0).
+  static std::string load_expr(const ir::Type& ptr, const std::string& p, bool is_volatile);
   /// A double-quoted C string literal of `s`.
   static std::string c_string(const std::string& s);
 

@@ -25,12 +25,6 @@ bool same_shape_op(OpKind k) {
   }
 }
 
-// A load, store or atomic through a tensor of pointers (an anchor).
-bool is_tensor_access(const ir::Op& op) {
-  const bool memory = op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AtomicRMW ||
-                      op.kind == OpKind::AtomicCAS;
-  return memory && !op.operands.empty() && op.operands[0]->type.is_tensor();
-}
 
 bool cheap(const ir::Value* v) {
   return v->def && (v->def->kind == OpKind::Constant || v->def->kind == OpKind::MakeRange ||
@@ -144,6 +138,12 @@ struct Assigner {
 };
 
 }  // namespace
+
+bool is_tensor_access(const ir::Op& op) {
+  const bool memory = op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AtomicRMW ||
+                      op.kind == OpKind::AtomicCAS;
+  return memory && !op.operands.empty() && op.operands[0]->type.is_tensor();
+}
 
 LayoutPlan assign_layouts(const ir::Function& fn, int num_warps, int warp_size) {
   Assigner a{num_warps, warp_size, AxisAnalysis(fn), {}, {}, {}};

@@ -40,6 +40,9 @@ struct LayoutPlan {
   std::vector<Conversion> conversions;
 };
 
+/// True for a load, store or atomic through a tensor of pointers (a layout anchor).
+bool is_tensor_access(const ir::Op& op);
+
 /// Assigns layouts to the tensor values of `fn` for programs of `num_warps` warps of
 /// `warp_size` lanes (powers of two).
 LayoutPlan assign_layouts(const ir::Function& fn, int num_warps, int warp_size = 32);

@@ -15,16 +15,6 @@ using ir::Op;
 using ir::ScalarType;
 using ir::Value;
 
-namespace {
-/// Dereferences pointer expression `p` as a value of the pointee type.
-std::string load_expr(const ir::Type& ptr, const std::string& p, bool is_volatile) {
-  std::string deref = is_volatile ? fmt::format("*(volatile {})({})", Emitter::ctype(ptr.element()), p)
-                                  : fmt::format("*({})", p);
-  if (ptr.scalar == ScalarType::I1) return fmt::format("(uint8_t)({} != 0)", deref);
-  return deref;
-}
-}  // namespace
-
 void Emitter::emit_load(const Op& op) {
   const Value* ptr = op.operands[0];
   const Value* mask = op.operands.size() >= 2 ? op.operands[1] : nullptr;
@@ -34,7 +24,7 @@ void Emitter::emit_load(const Op& op) {
   const bool vol = op.attr_int("volatile", 0) != 0;
   auto value = [&](const Idx& i) {
     std::string p = elem(ptr, i);
-    std::string v = load_expr(ptr->type, p, vol);
+    std::string v = CExpr::load_expr(ptr->type, p, vol);
     if (!mask) return v;
     std::string m = elem(mask, i);
     std::string o = other ? elem(other, i) : zero_of(r->type.element());

@@ -26,13 +26,6 @@ using ir::Value;
 
 namespace {
 
-std::string load_expr(const ir::Type& ptr, const std::string& p, bool is_volatile) {
-  std::string deref = is_volatile ? fmt::format("*(volatile {})({})", CExpr::ctype(ptr.element()), p)
-                                  : fmt::format("*({})", p);
-  if (ptr.scalar == ScalarType::I1) return fmt::format("(uint8_t)({} != 0)", deref);
-  return deref;
-}
-
 int elem_bytes(const ir::Type& t) { return t.is_ptr ? 8 : std::max(1, ir::byte_size(t.scalar)); }
 
 // The vector width (elements) of a tensor access in layout `l` through `ptr` with `mask`.
@@ -123,7 +116,7 @@ void Emitter::emit_load(const Op& op) {
   const bool vol = op.attr_int("volatile", 0) != 0;
   hazard_barrier(false, ptr, false);
   if (r->type.is_scalar()) {
-    std::string v = load_expr(ptr->type, scalar(ptr), vol);
+    std::string v = CExpr::load_expr(ptr->type, scalar(ptr), vol);
     if (mask) v = fmt::format("{} ? {} : {}", scalar(mask), v, other ? scalar(other) : CExpr::zero_of(r->type));
     std::string n = fresh("s");
     line(fmt::format("{} const {} = {};", CExpr::ctype(r->type), n, v));
@@ -143,7 +136,7 @@ void Emitter::emit_load(const Op& op) {
   for (int64_t g = 0; g < R; g += V) {
     auto other_of = [&](int64_t rr) { return other ? el(other, l, rr) : CExpr::zero_of(r->type.element()); };
     if (V == 1) {
-      std::string v = load_expr(ptr->type, el(ptr, l, g), vol);
+      std::string v = CExpr::load_expr(ptr->type, el(ptr, l, g), vol);
       if (mask) v = fmt::format("{} ? {} : {}", el(mask, l, g), v, other_of(g));
       line(fmt::format("{}[{}] = {};", a, g, v));
       continue;

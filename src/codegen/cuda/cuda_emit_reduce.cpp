@@ -80,10 +80,10 @@ void Emitter::emit_reduce(const Op& op) {
       live = next;
       continue;
     }
-    if (h == 2 && j > 0 && holder(L, axis, j - 1).first == 2) {
-      // Consecutive warp bits: one shared-memory round for all of them; each thread reads
-      // the partials of every warp of its group and combines them in the same tree (the
-      // first bit's pairs first), so the bits are those of one round per warp bit.
+    if (h == 2) {
+      // A warp bit, with the warp bits right below it: one shared-memory round for all of
+      // them; each thread reads the partials of every warp of its group and combines them
+      // in the same tree (the first bit's pairs first), lower index on the left.
       std::vector<int> wb = {bit};
       while (j > 0 && holder(L, axis, j - 1).first == 2) wb.push_back(holder(L, axis, --j).second);
       const int64_t slot = int64_t{8} * threads();
@@ -123,32 +123,14 @@ void Emitter::emit_reduce(const Op& op) {
       }
       continue;
     }
-    const char* hwv = h == 1 ? "tr_lane" : "tr_warp";
     std::vector<std::vector<std::string>> other(live.size(), std::vector<std::string>(N));
-    if (h == 1) {
-      for (size_t s = 0; s < live.size(); ++s)
-        for (size_t k = 0; k < N; ++k) {
-          other[s][k] = fresh("o");
-          line(fmt::format("const {} {} = tr_shfl_xor({}[{}], {});", T[k], other[s][k], w[k], live[s], 1 << bit));
-        }
-    } else {
-      const int64_t slot = int64_t{8} * threads();
-      need_smem(slot * static_cast<int64_t>(live.size() * N));
-      line("__syncthreads();");
-      for (size_t s = 0; s < live.size(); ++s)
-        for (size_t k = 0; k < N; ++k)
-          line(fmt::format("(({}*)(tr_smem + {}))[tr_tid] = {}[{}];", T[k], slot * static_cast<int64_t>(s * N + k), w[k],
-                           live[s]));
-      line("__syncthreads();");
-      for (size_t s = 0; s < live.size(); ++s)
-        for (size_t k = 0; k < N; ++k) {
-          other[s][k] = fresh("o");
-          line(fmt::format("const {} {} = (({}*)(tr_smem + {}))[tr_tid ^ {}];", T[k], other[s][k], T[k],
-                           slot * static_cast<int64_t>(s * N + k), 32 << bit));
-        }
-    }
+    for (size_t s = 0; s < live.size(); ++s)  // a lane bit: the partner's partial by shuffle
+      for (size_t k = 0; k < N; ++k) {
+        other[s][k] = fresh("o");
+        line(fmt::format("const {} {} = tr_shfl_xor({}[{}], {});", T[k], other[s][k], w[k], live[s], 1 << bit));
+      }
     std::string lower = fresh("lo");
-    line(fmt::format("const bool {} = (({} >> {}) & 1) == 0;", lower, hwv, bit));
+    line(fmt::format("const bool {} = ((tr_lane >> {}) & 1) == 0;", lower, bit));
     for (size_t s = 0; s < live.size(); ++s) {
       std::vector<std::string> lhs, rhs;
       for (size_t k = 0; k < N; ++k) {

@@ -7,9 +7,12 @@
 
 #include "layout/choose.h"
 #include "passes/axis_info.h"
+#include "passes/layout_assign.h"
 
 namespace tritium::codegen::cuda {
 namespace {
+
+using passes::is_tensor_access;
 
 using Coord = LinearLayout::Coord;
 using Bases = std::vector<std::vector<Coord>>;
@@ -46,11 +49,6 @@ bool same_shape_op(OpKind k) {
   }
 }
 
-bool is_tensor_access(const ir::Op& op) {
-  const bool memory = op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AtomicRMW ||
-                      op.kind == OpKind::AtomicCAS;
-  return memory && !op.operands.empty() && op.operands[0]->type.is_tensor();
-}
 
 }  // namespace
 
