@@ -103,10 +103,12 @@ class Case {
     params_.push_back(std::move(p));
     return *this;
   }
-  /// The outputs depend on the order of atomics within a program (see the file comment):
-  /// the cuda run is compiled and launched but not compared.
-  Case& order_free() {
+  /// Arguments (by index; none given: every argument) whose contents depend on the order
+  /// in which a program's lanes apply atomics (see the file comment): the cuda run is
+  /// compiled and launched, and only the other arguments are compared.
+  Case& order_free(std::vector<int> args = {}) {
     order_free_ = true;
+    order_free_args_ = std::move(args);
     return *this;
   }
   /// Runs on interp and cpu; expects bit-identical buffers; returns the interp result.
@@ -127,6 +129,7 @@ class Case {
   tritium::CompileOptions opts_;
   std::vector<Param> params_;
   bool order_free_ = false;
+  std::vector<int> order_free_args_;  // empty with order_free_: all
 };
 
 /// Bits of a float / double (for exact comparisons that also distinguish NaN payloads and ±0).
