@@ -172,6 +172,7 @@ class Buffer {
   std::shared_ptr<runtime::Device> impl_;
   void* ptr_ = nullptr;
   size_t bytes_ = 0;
+  bool borrowed_ = false;  // Device::borrow: not freed
 };
 
 /// A compute device: a handle to one backend instance (cheap to copy; copies share it).
@@ -196,6 +197,12 @@ class Device {
   Buffer alloc(size_t bytes) const;
   /// Allocates a buffer of `bytes` bytes and copies them from host memory `data`.
   Buffer upload(const void* data, size_t bytes) const;
+  /// A buffer over `bytes` bytes at `ptr` that this device's kernels can already address
+  /// (cuda: a device pointer of the same CUDA context, e.g. a torch or CuPy tensor's;
+  /// cpu / interp: host memory). Nothing is allocated, copied or freed: the memory stays
+  /// the caller's and must outlive the buffer and every launch using it. Throws
+  /// Error(Usage) for a null `ptr` with `bytes` > 0.
+  Buffer borrow(void* ptr, size_t bytes) const;
   /// Allocates a buffer holding a copy of `v` (v.size() * sizeof(T) bytes).
   template <class T>
   Buffer upload(const std::vector<T>& v) const {
@@ -526,9 +533,17 @@ class CompiledKernel {
   /// Error(Usage) for a negative grid; Error(Device) when the launch fails on the device
   /// (e.g. a failed tl.device_assert in debug mode).
   void launch(const Grid& grid, const std::vector<Arg>& args) const;
+  /// launch() without waiting for completion where the backend allows it (cuda: the
+  /// launch is enqueued on the default stream, in order with other work there — torch's
+  /// default stream too — unless the kernel reports failures through a device word, as a
+  /// tl.device_assert in debug mode does, which waits). Checks arguments as launch();
+  /// a fault inside the kernel surfaces as Error(Device) at the next Device::synchronize()
+  /// or copy. Same as launch() on the cpu backends.
+  void launch_async(const Grid& grid, const std::vector<Arg>& args) const;
 
  private:
   friend class Kernel;
+  void launch_impl(const Grid& grid, const std::vector<Arg>& args, bool wait) const;
   explicit CompiledKernel(std::shared_ptr<detail::CompiledState> s) : state_(std::move(s)) {}
   std::shared_ptr<detail::CompiledState> state_;
 };

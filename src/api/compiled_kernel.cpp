@@ -62,7 +62,13 @@ const std::vector<ArgInfo>& CompiledKernel::arguments() const { return state_->a
 const std::string& CompiledKernel::ir() const { return state_->ir_text; }
 const std::string& CompiledKernel::source() const { return state_->loaded->source(); }
 
-void CompiledKernel::launch(const Grid& grid, const std::vector<Arg>& args) const {
+void CompiledKernel::launch(const Grid& grid, const std::vector<Arg>& args) const { launch_impl(grid, args, true); }
+
+void CompiledKernel::launch_async(const Grid& grid, const std::vector<Arg>& args) const {
+  launch_impl(grid, args, false);
+}
+
+void CompiledKernel::launch_impl(const Grid& grid, const std::vector<Arg>& args, bool wait) const {
   const int64_t dims[3] = {grid.x, grid.y, grid.z};
   for (int d = 0; d < 3; ++d)
     if (dims[d] < 0 || dims[d] > INT32_MAX)
@@ -72,7 +78,8 @@ void CompiledKernel::launch(const Grid& grid, const std::vector<Arg>& args) cons
   if (grid.x == 0 || grid.y == 0 || grid.z == 0) return;
   std::array<int32_t, 3> g = {static_cast<int32_t>(grid.x), static_cast<int32_t>(grid.y), static_cast<int32_t>(grid.z)};
   try {
-    state_->loaded->launch(g, slots);
+    if (wait) state_->loaded->launch(g, slots);
+    else state_->loaded->launch_async(g, slots);
   } catch (...) {
     detail::rethrow_as_error(ErrorKind::Device, fmt::format("launching kernel '{}' on {}", state_->name,
                                                             state_->device->name()));

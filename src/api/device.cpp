@@ -71,6 +71,17 @@ Buffer Device::upload(const void* data, size_t bytes) const {
   return b;
 }
 
+Buffer Device::borrow(void* ptr, size_t bytes) const {
+  if (ptr == nullptr && bytes != 0)
+    throw Error(ErrorKind::Usage, fmt::format("Device::borrow: a null pointer for {} bytes", bytes));
+  Buffer b;
+  b.impl_ = impl_;
+  b.ptr_ = ptr;
+  b.bytes_ = bytes;
+  b.borrowed_ = true;
+  return b;
+}
+
 void Device::synchronize() const {
   try {
     impl_->synchronize();
@@ -82,7 +93,7 @@ void Device::synchronize() const {
 // ---------------------------------------------------------------------------------- Buffer
 
 Buffer::~Buffer() {
-  if (!impl_) return;
+  if (!impl_ || borrowed_) return;
   runtime::DeviceBuffer db{ptr_, bytes_};
   try {
     impl_->free(db);
@@ -91,9 +102,10 @@ Buffer::~Buffer() {
   }
 }
 
-Buffer::Buffer(Buffer&& o) noexcept : impl_(std::move(o.impl_)), ptr_(o.ptr_), bytes_(o.bytes_) {
+Buffer::Buffer(Buffer&& o) noexcept : impl_(std::move(o.impl_)), ptr_(o.ptr_), bytes_(o.bytes_), borrowed_(o.borrowed_) {
   o.ptr_ = nullptr;
   o.bytes_ = 0;
+  o.borrowed_ = false;
 }
 
 Buffer& Buffer::operator=(Buffer&& o) noexcept {
@@ -102,8 +114,10 @@ Buffer& Buffer::operator=(Buffer&& o) noexcept {
     impl_ = std::move(o.impl_);
     ptr_ = o.ptr_;
     bytes_ = o.bytes_;
+    borrowed_ = o.borrowed_;
     o.ptr_ = nullptr;
     o.bytes_ = 0;
+    o.borrowed_ = false;
   }
   return *this;
 }

@@ -144,6 +144,12 @@ tritium_arg convert_arg(const std::string& kernel, const ArgInfo& p, size_t inde
       fail(kernel, p, index,
            fmt::format("the buffer belongs to device '{}', but the kernel was compiled for '{}'",
                        a.pointer_device()->name(), device ? device->name() : "?"));
+    if (!a.dtype().empty()) {  // Arg::tensor: its element dtype must be the specialization's
+      auto want = ir::parse_scalar_type(p.dtype), got = ir::parse_scalar_type(a.dtype());
+      if (want && got && *want != *got)
+        fail(kernel, p, index,
+             fmt::format("is a tensor of {} but the kernel was specialized for *{}", a.dtype(), p.dtype));
+    }
     if (p.divisibility == 16 && reinterpret_cast<uintptr_t>(a.pointer()) % 16 != 0)
       fail(kernel, p, index, "was specialized as 16-byte aligned but the address is not (recompile without ':16')");
     tritium_arg slot;

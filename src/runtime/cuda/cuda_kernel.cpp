@@ -64,28 +64,44 @@ class CudaLoadedKernel final : public LoadedKernel {
     }
   }
   void launch(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args) override {
+    if (!enqueue(grid, args)) return;
+    dev_.synchronize();
+    check_failure(grid);
+  }
+  void launch_async(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args) override {
+    if (c_.src.fail_sites.empty()) {
+      enqueue(grid, args);
+      return;
+    }
+    launch(grid, args);  // the failure word is read back after the kernel, so it waits
+  }
+  const std::string& source() const override { return c_.src.source; }
+
+ private:
+  static constexpr uint64_t kNoFailure = ~uint64_t{0};
+  /// Resets the failure word (kernels with fail sites) and enqueues the launch; false for an
+  /// empty grid (nothing launched).
+  bool enqueue(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args) {
     for (int32_t g : grid)
       if (g < 0) throw std::invalid_argument(fmt::format("cuda: negative grid dimension {} for {}", g, kernel_));
-    if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0) return;
-    const bool check = !c_.src.fail_sites.empty();
-    const uint64_t none = ~uint64_t{0};
-    if (check) dev_.copy_in(fail_, &none, 8);
+    if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0) return false;
+    if (!c_.src.fail_sites.empty()) dev_.copy_in(fail_, &kNoFailure, 8);
     std::vector<tritium_arg> slots = args;
     tritium_arg f;
     f.ptr = fail_.ptr;
     slots.push_back(f);
     dev_.launch(fn_, {static_cast<uint32_t>(grid[0]), static_cast<uint32_t>(grid[1]), static_cast<uint32_t>(grid[2])},
                 {static_cast<uint32_t>(c_.src.threads), 1, 1}, static_cast<uint32_t>(c_.src.shared_bytes), slots);
-    dev_.synchronize();
-    if (check) {
-      uint64_t key = none;
-      dev_.copy_out(&key, fail_, 8);
-      if (key != none) throw std::runtime_error(failure_message(c_.src, kernel_, key, grid));
-    }
+    return true;
   }
-  const std::string& source() const override { return c_.src.source; }
+  /// After a completed launch: throws the failure the kernel reported, if any.
+  void check_failure(const std::array<int32_t, 3>& grid) {
+    if (c_.src.fail_sites.empty()) return;
+    uint64_t key = kNoFailure;
+    dev_.copy_out(&key, fail_, 8);
+    if (key != kNoFailure) throw std::runtime_error(failure_message(c_.src, kernel_, key, grid));
+  }
 
- private:
   CudaDevice& dev_;
   CudaCompiled c_;
   std::string kernel_;
