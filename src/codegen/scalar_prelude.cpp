@@ -171,6 +171,21 @@ TR_INLINE double tr_fma_odd(double a, double b, double c) {
 // vectorises (GCC 12 does not vectorise _Float16 conversions without AVX512-FP16); the
 // well-known scaling formulations, exhaustively checked against correctly rounded
 // conversion. NaN: sign and payload kept, made quiet.
+#ifdef __CUDA_ARCH__
+// On the GPU the same roundings are single instructions (cvt.rn: round to nearest even,
+// subnormals kept; a NaN comes back as the canonical quiet NaN, payloads not being part of
+// the contract).
+TR_INLINE float tr_h2f(uint16_t h) {
+  float r;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"(h));
+  return r;
+}
+TR_INLINE uint16_t tr_f2h(float f) {
+  uint16_t r;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(f));
+  return r;
+}
+#else
 TR_INLINE float tr_h2f(uint16_t h) {  // exact
   uint32_t w = (uint32_t)h << 16;
   uint32_t sign = w & 0x80000000u;
@@ -196,6 +211,7 @@ TR_INLINE uint16_t tr_f2h(float f) {  // round to nearest even
   uint32_t nan = 0x7e00u | ((w >> 13) & 0x3ffu);
   return (uint16_t)((sign >> 16) | (shl1_w > 0xff000000u ? nan : nonsign));
 }
+#endif
 TR_INLINE uint16_t tr_d2h(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 1, 0, 0x7bff, 0, 0); }
 TR_INLINE uint16_t tr_d2h_rtz(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 1, 0, 0x7bff, 0, 1); }
 // bf16 (stored as its bit pattern).
@@ -204,12 +220,20 @@ TR_INLINE float tr_bf2f(uint16_t b) {  // NaN comes back quiet
   if ((u & 0x7fffffffu) > 0x7f800000u) u |= 0x00400000u;
   return tr_bits<float>(u);
 }
+#ifdef __CUDA_ARCH__
+TR_INLINE uint16_t tr_f2bf(float f) {  // cvt.rn.bf16.f32 (sm_80 and later): the same rounding
+  uint16_t r;
+  asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(r) : "f"(f));
+  return r;
+}
+#else
 TR_INLINE uint16_t tr_f2bf(float f) {
   uint32_t u = tr_bits<uint32_t>(f);
   if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
   u += 0x7fffu + ((u >> 16) & 1u);
   return (uint16_t)(u >> 16);
 }
+#endif
 TR_INLINE uint16_t tr_f2bf_rtz(float f) {
   uint32_t u = tr_bits<uint32_t>(f);
   if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);

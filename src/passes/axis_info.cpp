@@ -166,7 +166,23 @@ void AxisAnalysis::visit(const ir::Op& op) {
     }
     case OpKind::Cmp: {
       const AxisInfo a = in(0), b = in(1);
-      for (size_t d = 0; d < n; ++d) out.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
+      const std::string pred = op.attr_str("pred");
+      const bool ints = ir::is_int(op.operands[0]->type.scalar) && !op.operands[0]->type.is_ptr;
+      // x (contiguous) against c (constant over the run): x < c and x >= c change value only
+      // where x reaches c. Over aligned groups of g = min(contiguity and first-element
+      // divisibility of x, divisibility and constancy of c) — powers of two — x takes
+      // m, m+1, ..., m+g-1 with m and c both multiples of g, so c never falls inside a group
+      // (m < c means m + g - 1 < c): the comparison is constant over every group. (x <= c and
+      // x > c change between c and c + 1, which can fall inside a group.)
+      auto groups = [&](const AxisInfo& x, const AxisInfo& c, size_t d) {
+        return std::min({x.contiguity[d], x.divisibility[d], c.divisibility[d], c.constancy[d]});
+      };
+      for (size_t d = 0; d < n; ++d) {
+        int64_t k = std::min(a.constancy[d], b.constancy[d]);
+        if (ints && (pred == "lt" || pred == "ge")) k = std::max(k, groups(a, b, d));
+        if (ints && (pred == "gt" || pred == "le")) k = std::max(k, groups(b, a, d));  // c > x, c <= x
+        out.constancy[d] = k;
+      }
       break;
     }
     case OpKind::Select: {

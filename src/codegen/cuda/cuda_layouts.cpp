@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <set>
 #include <stdexcept>
 
 #include "layout/choose.h"
@@ -286,6 +287,9 @@ struct Planner {
   passes::AxisAnalysis axis;
   LayoutPlan plan;
   std::map<const ir::Value*, LinearLayout> want;
+  /// Carried block arguments of for loops whose layout is provisional (nothing in the body
+  /// asked for one): the init's until the body has been planned.
+  std::set<const ir::Value*> tentative;
 
   LinearLayout anchor_of(const ir::Value* ptr) const {
     return layout::coalesced(ptr->type.shape, axis.get(ptr), ir::byte_size(ptr->type.scalar), num_warps, 32)
@@ -362,11 +366,28 @@ struct Planner {
           const ir::Value* init = op.operands[3 + k];
           if (!init->type.is_tensor()) continue;
           auto w = want.find(body.args[k + 1]);
+          if (w == want.end()) tentative.insert(body.args[k + 1]);
           const LinearLayout l = w != want.end() ? w->second : of_or_default(init);
           set(body.args[k + 1], l);
           set(op.results[k], l);
         }
         visit(body);
+        // A carried tensor nothing in the body asked for (an accumulator: `acc += x * x`)
+        // takes the layout of the value the body yields for it, and the body is planned
+        // again: the init is then converted once before the loop instead of the carried
+        // value on every iteration.
+        const ir::Op* y = body.ops.empty() ? nullptr : body.ops.back().get();
+        bool again = false;
+        for (size_t k = 0; y && y->kind == OpKind::Yield && k < op.results.size() && k < y->operands.size(); ++k) {
+          if (!op.operands[3 + k]->type.is_tensor() || want.count(body.args[k + 1])) continue;
+          const LinearLayout* yl = get(y->operands[k]);
+          if (!yl || *yl == plan.of(body.args[k + 1])) continue;
+          const LinearLayout l = *yl;
+          set(body.args[k + 1], l);
+          set(op.results[k], l);
+          again = true;
+        }
+        if (again) visit(body);
         return;
       }
       case OpKind::While: {
@@ -454,10 +475,15 @@ struct Planner {
         set(r, wr->second);
         continue;
       }
+      // An elementwise result follows its first operand with a layout, a carried value's
+      // tentative one (see For) only when no other operand has one.
       const LinearLayout* chosen = nullptr;
       if (same_shape_op(op.kind))
-        for (const ir::Value* o : op.operands)
-          if (o->type.is_tensor() && o->type.shape == r->type.shape && (chosen = get(o))) break;
+        for (int pass = 0; pass < 2 && !chosen; ++pass)
+          for (const ir::Value* o : op.operands)
+            if (o->type.is_tensor() && o->type.shape == r->type.shape && (pass == 1 || !tentative.count(o)) &&
+                (chosen = get(o)))
+              break;
       set(r, chosen ? *chosen : dflt(r));
     }
   }
@@ -466,7 +492,7 @@ struct Planner {
 }  // namespace
 
 LayoutPlan plan_layouts(const ir::Function& fn, int num_warps, bool portable) {
-  Planner p{num_warps, portable, passes::AxisAnalysis(fn), {}, {}};
+  Planner p{num_warps, portable, passes::AxisAnalysis(fn), {}, {}, {}};
   p.backward(fn.body);
   p.visit(fn.body);
   return std::move(p.plan);
