@@ -53,10 +53,62 @@ void AxisAnalysis::visit(const ir::Block& b) {
       AxisInfo f = unknown(iv);
       f.divisibility[0] = std::min(get(op->operands[0]).divisibility[0], get(op->operands[2]).divisibility[0]);
       info_[iv] = f;
+      visit_for_carried(*op);  // the body, and the loop's results
+      continue;
     }
     for (const auto& r : op->regions) visit(r->block);  // region values: their own facts (other args unknown)
     visit(*op);
   }
+}
+
+namespace {
+AxisInfo meet(const AxisInfo& a, const AxisInfo& b) {
+  AxisInfo m = a;
+  for (size_t d = 0; d < m.contiguity.size() && d < b.contiguity.size(); ++d) {
+    m.contiguity[d] = std::min(a.contiguity[d], b.contiguity[d]);
+    m.divisibility[d] = std::min(a.divisibility[d], b.divisibility[d]);
+    m.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
+  }
+  return m;
+}
+}  // namespace
+
+// A carried value holds its init on the first iteration and what the body yielded on the
+// others: its facts are the meet of both, found by iterating from the init's facts (each
+// round can only lower facts, all powers of two, so this ends); the loop's results hold
+// the same facts. `a_ptrs += BLOCK_K * stride_ak` keeps a_ptrs' contiguity and alignment.
+void AxisAnalysis::visit_for_carried(const ir::Op& op) {
+  const ir::Block& body = op.body();
+  const ir::Op* y = body.ops.empty() ? nullptr : body.ops.back().get();
+  const size_t carried = op.results.size();
+  std::vector<AxisInfo> f(carried);
+  for (size_t k = 0; k < carried; ++k) {
+    const ir::Value* arg = body.args[k + 1];
+    const AxisInfo init = get(op.operands[3 + k]);
+    f[k] = dims_of(arg) == init.contiguity.size() ? init : unknown(arg);
+  }
+  for (int round = 0;; ++round) {
+    for (size_t k = 0; k < carried; ++k) info_[body.args[k + 1]] = f[k];
+    visit(body);
+    if (!y || y->kind != OpKind::Yield || y->operands.size() < carried) {
+      for (size_t k = 0; k < carried; ++k) f[k] = unknown(body.args[k + 1]);
+      break;
+    }
+    bool changed = false;
+    for (size_t k = 0; k < carried; ++k) {
+      const AxisInfo next = meet(f[k], get(y->operands[k]));
+      changed = changed || !(next == f[k]);
+      f[k] = next;
+    }
+    if (!changed) break;
+    if (round == 64) {  // not expected (facts only fall); stay sound regardless
+      for (size_t k = 0; k < carried; ++k) f[k] = unknown(body.args[k + 1]);
+      for (size_t k = 0; k < carried; ++k) info_[body.args[k + 1]] = f[k];
+      visit(body);
+      break;
+    }
+  }
+  for (size_t k = 0; k < carried; ++k) info_[op.results[k]] = f[k];
 }
 
 void AxisAnalysis::visit(const ir::Op& op) {

@@ -35,9 +35,9 @@ struct AxisInfo {
 constexpr int64_t kMaxDivisibility = int64_t{1} << 30;
 
 /// Axis facts of every value of a function (and the bodies of its regions), computed once
-/// in program order; values defined in loops are treated conservatively (loop-carried
-/// block arguments know nothing; a for loop's induction variable is divisible by what
-/// divides both its start and its step).
+/// in program order; a for loop's carried values get the facts that hold for both their
+/// init and what the body yields (a fixed point), its induction variable is divisible by
+/// what divides both its start and its step; while loops' carried values know nothing.
 class AxisAnalysis {
  public:
   explicit AxisAnalysis(const ir::Function& fn);
@@ -47,6 +47,7 @@ class AxisAnalysis {
  private:
   void visit(const ir::Block& b);
   void visit(const ir::Op& op);
+  void visit_for_carried(const ir::Op& op);
   std::map<const ir::Value*, AxisInfo> info_;
 };
 

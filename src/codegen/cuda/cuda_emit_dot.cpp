@@ -4,12 +4,16 @@
 // operands go to shared memory (converted), then each thread runs the chains of its own
 // output registers. tf32 / tf32x3 are computed as ieee, as on the CPU (same bits everywhere);
 // In native numerics, fp16 / bf16 dots with an fp32 accumulator run on the tensor cores
-// instead (mma.sync.m16n8k16, cuda_layouts.h "MmaPlan"): the operands are read in the
-// fragment layouts (through shared memory when they live in another layout), and each
-// warp issues mt x nt x kt mma instructions, k-steps ascending. The sum of each k-step's 16
+// instead (mma.sync.m16n8k16, cuda_layouts.h "MmaPlan"): an operand already in its fragment
+// layout is read from registers, any other is written to shared memory once (row-major, its
+// 16-byte chunks XOR-swizzled by row against bank conflicts) and each k-step's fragments
+// are loaded with ldmatrix (.trans for B) just before use; each warp issues mt x nt x kt
+// mma instructions, k-steps ascending. The sum of each k-step's 16
 // products is then formed by the tensor core (not an FMA chain): results differ from the
 // interpreter's in the last bits, as upstream Triton's do.
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "codegen/cuda/cuda_emitter.h"
 
@@ -26,48 +30,131 @@ std::string pack2(const std::string& lo, const std::string& hi) {
 }
 }  // namespace
 
+namespace {
+int log2_of(int64_t x) {
+  int l = 0;
+  while ((int64_t{1} << l) < x) ++l;
+  return l;
+}
+// The index of element i of a row-major [rows, C] tile of 16-bit elements in its shared
+// copy: the 16-byte chunks of row r XOR-swizzled by r mod min(8, C / 8), so that the eight
+// row addresses of an ldmatrix (same columns, eight consecutive rows) fall in different
+// banks.
+std::string swizzled(const std::string& i, int64_t C) {
+  const int64_t s = std::min<int64_t>(8, C / 8);
+  if (s <= 1) return i;
+  return fmt::format("tr_swz({}, {}, {})", i, log2_of(C), s - 1);
+}
+}  // namespace
+
 void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
   const Value* a = op.operands[0];
   const Value* b = op.operands[1];
   const Value* c = op.operands[2];
   const Value* r = op.results[0];
   if (!(layout_of(r) == mp.acc)) refuse(op, "dot result not planned in the mma layout");
-  ensure(a, mp.a);
-  ensure(b, mp.b);
+  const int64_t M = a->type.shape[0], K = a->type.shape[1], N = b->type.shape[1];
+  // An operand already in its fragment layout is read from registers; any other goes to
+  // shared memory once (row-major, swizzled) and each k-step's fragments are loaded from
+  // there with ldmatrix just before their mma instructions, so only one k-step of
+  // fragments is live at a time.
+  const bool a_sm = !(layout_of(a) == mp.a), b_sm = !(layout_of(b) == mp.b);
   ensure(c, mp.acc);
+  ensure(a, a_sm ? layout_of(a) : mp.a);
+  ensure(b, b_sm ? layout_of(b) : mp.b);
+  std::string sa, sb;
+  if (a_sm || b_sm) {
+    line(fmt::format("// dot %{}: operands to shared memory for ldmatrix", r->id));
+    line("__syncthreads();");
+    const int64_t a_bytes = (M * K * 2 + 15) / 16 * 16;
+    if (a_sm) sa = to_smem(a, 0, [&](const std::string& i) { return swizzled(i, K); });
+    if (b_sm) sb = to_smem(b, a_sm ? a_bytes : 0, [&](const std::string& i) { return swizzled(i, N); });
+    line("__syncthreads();");
+  }
   const int64_t R = mp.acc.size(HwDim::Register);
   std::string res = declare_array(r->type, R, "acc");
   for (int64_t k = 0; k < R; ++k) line(fmt::format("{}[{}] = {};", res, k, el(c, mp.acc, k)));
-  int lk = 0, ln = 0;
-  while ((int64_t{1} << lk) < mp.kt) ++lk;
-  while ((int64_t{1} << ln) < mp.nt) ++ln;
+  const int lk = log2_of(mp.kt), ln = log2_of(mp.nt), wmb = log2_of(mp.wm);
   const char* ty = mp.bf16 ? "bf16" : "f16";
-  for (int64_t kt = 0; kt < mp.kt; ++kt)
+  // Per-lane row / column of the ldmatrix addresses: lanes 8j..8j+7 give the rows of matrix j.
+  std::string a_row, a_col, b_row, b_col, sa_u, sb_u;
+  if (a_sm) {
+    a_row = fresh("lr");
+    a_col = fresh("lc");
+    sa_u = fresh("sau");
+    line(fmt::format("const int32_t {} = (tr_warp & {}) * 16 + (tr_lane & 7) + ((tr_lane >> 3) & 1) * 8;", a_row,
+                     mp.wm - 1));
+    line(fmt::format("const int32_t {} = (tr_lane >> 4) * 8;", a_col));
+    line(fmt::format("const uint32_t {} = (uint32_t)__cvta_generic_to_shared({});", sa_u, sa));
+  }
+  if (b_sm) {
+    b_row = fresh("lr");
+    b_col = fresh("lc");
+    sb_u = fresh("sbu");
+    line(fmt::format("const int32_t {} = (tr_lane & 7) + ((tr_lane >> 3) & 1) * 8;", b_row));
+    line(fmt::format("const int32_t {} = ((tr_warp >> {}) & {}) * 8 + (tr_lane >> 4) * {};", b_col, wmb, mp.wn - 1,
+                     8 * mp.wn));
+    line(fmt::format("const uint32_t {} = (uint32_t)__cvta_generic_to_shared({});", sb_u, sb));
+  }
+  for (int64_t kt = 0; kt < mp.kt; ++kt) {
+    std::vector<std::string> fa(static_cast<size_t>(mp.mt)), fb(static_cast<size_t>(mp.nt));
     for (int64_t mt = 0; mt < mp.mt; ++mt) {
-      std::string fa = fresh("fa");
+      fa[mt] = fresh("fa");
+      if (a_sm) {
+        const std::string idx = swizzled(fmt::format("({} + {}) * {} + {} + {}", a_row, 16 * mp.wm * mt, K, a_col, 16 * kt), K);
+        line(fmt::format("uint32_t {}[4];", fa[mt]));
+        line(fmt::format("asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{%0, %1, %2, %3}}, [%4];\" : "
+                         "\"=r\"({0}[0]), \"=r\"({0}[1]), \"=r\"({0}[2]), \"=r\"({0}[3]) : \"r\"({1} + 2u * (uint32_t)({2})));",
+                         fa[mt], sa_u, idx));
+        continue;
+      }
       const int64_t abase = (kt << 3) | (mt << (3 + lk));
-      line(fmt::format("const uint32_t {}[4] = {{{}, {}, {}, {}}};", fa, pack2(el(a, mp.a, abase + 0), el(a, mp.a, abase + 1)),
+      line(fmt::format("const uint32_t {}[4] = {{{}, {}, {}, {}}};", fa[mt], pack2(el(a, mp.a, abase + 0), el(a, mp.a, abase + 1)),
                        pack2(el(a, mp.a, abase + 2), el(a, mp.a, abase + 3)),
                        pack2(el(a, mp.a, abase + 4), el(a, mp.a, abase + 5)),
                        pack2(el(a, mp.a, abase + 6), el(a, mp.a, abase + 7))));
+    }
+    for (int64_t nt = 0; nt < mp.nt; ++nt) {
+      fb[nt] = fresh("fb");
+      if (b_sm) {
+        // x4.trans: fragments of n-tiles nt and nt + 1 (lanes 16..31 address the second);
+        // x2.trans for a last single one.
+        const bool pair = nt + 1 < mp.nt;
+        const std::string idx = swizzled(fmt::format("({} + {}) * {} + {} + {}", b_row, 16 * kt, N, b_col, 8 * mp.wn * nt), N);
+        if (pair) {
+          fb[nt + 1] = fresh("fb");
+          line(fmt::format("uint32_t {}[2], {}[2];", fb[nt], fb[nt + 1]));
+          line(fmt::format("asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {{%0, %1, %2, %3}}, [%4];\" : "
+                           "\"=r\"({0}[0]), \"=r\"({0}[1]), \"=r\"({1}[0]), \"=r\"({1}[1]) : \"r\"({2} + 2u * (uint32_t)({3})));",
+                           fb[nt], fb[nt + 1], sb_u, idx));
+          ++nt;
+        } else {
+          line(fmt::format("uint32_t {}[2];", fb[nt]));
+          line(fmt::format("asm volatile(\"ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {{%0, %1}}, [%2];\" : "
+                           "\"=r\"({0}[0]), \"=r\"({0}[1]) : \"r\"({1} + 2u * (uint32_t)({2})));",
+                           fb[nt], sb_u, idx));
+        }
+        continue;
+      }
+      const int64_t bbase = (kt << 2) | (nt << (2 + lk));
+      line(fmt::format("const uint32_t {}[2] = {{{}, {}}};", fb[nt], pack2(el(b, mp.b, bbase + 0), el(b, mp.b, bbase + 1)),
+                       pack2(el(b, mp.b, bbase + 2), el(b, mp.b, bbase + 3))));
+    }
+    for (int64_t mt = 0; mt < mp.mt; ++mt)
       for (int64_t nt = 0; nt < mp.nt; ++nt) {
-        const int64_t bbase = (kt << 2) | (nt << (2 + lk));
-        std::string fb = fresh("fb");
-        line(fmt::format("const uint32_t {}[2] = {{{}, {}}};", fb, pack2(el(b, mp.b, bbase + 0), el(b, mp.b, bbase + 1)),
-                         pack2(el(b, mp.b, bbase + 2), el(b, mp.b, bbase + 3))));
         const int64_t cbase = (nt << 2) | (mt << (2 + ln));
         line(fmt::format("asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.{0}.{0}.f32 {{%0, %1, %2, %3}}, "
                          "{{%4, %5, %6, %7}}, {{%8, %9}}, {{%0, %1, %2, %3}};\" : \"+f\"({1}[{2}]), \"+f\"({1}[{3}]), "
                          "\"+f\"({1}[{4}]), \"+f\"({1}[{5}]) : \"r\"({6}[0]), \"r\"({6}[1]), \"r\"({6}[2]), "
                          "\"r\"({6}[3]), \"r\"({7}[0]), \"r\"({7}[1]));",
-                         ty, res, cbase, cbase + 1, cbase + 2, cbase + 3, fa, fb));
+                         ty, res, cbase, cbase + 1, cbase + 2, cbase + 3, fa[mt], fb[nt]));
       }
-    }
+  }
   bind_array(r, res);
 }
 
 void Emitter::emit_dot(const Op& op) {
-  if (const MmaPlan mp = mma_plan(op, num_warps_, opts_.portable_numerics); mp.ok) return emit_mma(op, mp);
+  if (const MmaPlan mp = mma_plan(op, num_warps_, opts_.portable_numerics, mma_warps_along_m(fn_)); mp.ok) return emit_mma(op, mp);
   const Value* a = op.operands[0];
   const Value* b = op.operands[1];
   const Value* c = op.operands[2];

@@ -246,6 +246,11 @@ int Emitter::smem_vector(const LinearLayout& l, int eb) {
 }
 
 std::string Emitter::to_smem(const Value* v, int64_t byte_offset) {
+  return to_smem(v, byte_offset, [](const std::string& i) { return i; });
+}
+
+std::string Emitter::to_smem(const Value* v, int64_t byte_offset,
+                             const std::function<std::string(const std::string&)>& index) {
   int64_t numel = 1;
   for (int64_t d : v->type.shape) numel *= d;
   const std::string T = CExpr::ctype(v->type.element());
@@ -261,12 +266,12 @@ std::string Emitter::to_smem(const Value* v, int64_t byte_offset) {
   for (int64_t r = 0; r < l.size(HwDim::Register); r += V) {
     if (reg_dup(l, r)) continue;
     if (V == 1) {
-      line(fmt::format("{}[{}] = {};", sm, lin(l, r), el(v, l, r)));
+      line(fmt::format("{}[{}] = {};", sm, index(lin(l, r)), el(v, l, r)));
       continue;
     }
     std::vector<std::string> elems;
     for (int i = 0; i < V; ++i) elems.push_back(el(v, l, r + i));
-    line(fmt::format("*({}*)&{}[{}] = {};", vec_type(V * eb), sm, lin(l, r), pack_words(elems, eb)));
+    line(fmt::format("*({}*)&{}[{}] = {};", vec_type(V * eb), sm, index(lin(l, r)), pack_words(elems, eb)));
   }
   if (!own.empty()) close();
   return sm;

@@ -86,6 +86,11 @@ class Emitter {
   /// Writes every element of tensor `v` to shared memory at its row-major index (typed
   /// pointer `name` returned), between barriers: afterwards every thread may read any element.
   std::string to_smem(const ir::Value* v, int64_t byte_offset = 0);
+  /// to_smem() with element i stored at index `index(i)` instead (an expression over the
+  /// row-major index expression; it must keep runs of 8 elements aligned at multiples of 8
+  /// together, e.g. an XOR swizzle of the 16-byte chunks).
+  std::string to_smem(const ir::Value* v, int64_t byte_offset,
+                      const std::function<std::string(const std::string&)>& index);
   /// The number of consecutive registers of `l` (from a multiple of it) whose elements are
   /// consecutive in the row-major index — a shared-memory vector of up to 16 bytes of
   /// `eb`-byte elements (1 when narrower than 4 bytes).

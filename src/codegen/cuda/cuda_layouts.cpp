@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <functional>
 #include <set>
 #include <stdexcept>
 
@@ -214,7 +215,19 @@ LinearLayout default_layout(const std::vector<int64_t>& shape, int num_warps) {
   return layout::coalesced(shape, none, 4, num_warps, 32).layout(shape);
 }
 
-MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable) {
+bool mma_warps_along_m(const ir::Function& fn) {
+  int dots = 0;
+  std::function<void(const ir::Block&)> walk = [&](const ir::Block& b) {
+    for (const auto& op : b.ops) {
+      dots += op->kind == OpKind::Dot;
+      for (const auto& r : op->regions) walk(r->block);
+    }
+  };
+  walk(fn.body);
+  return dots > 1;
+}
+
+MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable, bool warps_along_m) {
   MmaPlan p;
   if (portable || dot.operands.size() != 3) return p;
   const ir::Type& at = dot.operands[0]->type;
@@ -225,10 +238,20 @@ MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable) {
   if (rt.scalar != ir::ScalarType::F32) return p;
   const int64_t M = at.shape[0], K = at.shape[1], N = bt.shape[1];
   if (M % 16 || N % 8 || K % 16) return p;
-  int64_t wm = 1;
-  while (wm * 2 <= num_warps && 16 * wm * 2 <= M) wm *= 2;
-  int64_t wn = 1;
-  while (wm * wn * 2 <= num_warps && 8 * wn * 2 <= N) wn *= 2;
+  int64_t wm = 1, wn = 1;
+  if (warps_along_m) {
+    while (wm * 2 <= num_warps && 16 * wm * 2 <= M) wm *= 2;
+    while (wm * wn * 2 <= num_warps && 8 * wn * 2 <= N) wn *= 2;
+  } else {
+    while (wm * wn * 2 <= num_warps) {  // split the longer side of the per-warp tile
+      const bool can_m = 16 * wm * 2 <= M, can_n = 8 * wn * 2 <= N;
+      if (can_m && (M / wm >= N / wn || !can_n)) wm *= 2;
+      else if (can_n) wn *= 2;
+      else break;
+    }
+  }
+  p.wm = wm;
+  p.wn = wn;
   const int wbits = log2i(num_warps), wmb = log2i(wm), wnb = log2i(wn);
   p.mt = M / (16 * wm);
   p.nt = N / (8 * wn);
@@ -284,6 +307,7 @@ namespace {
 struct Planner {
   int num_warps;
   bool portable;
+  bool along_m;  // mma_warps_along_m
   passes::AxisAnalysis axis;
   LayoutPlan plan;
   std::map<const ir::Value*, LinearLayout> want;
@@ -326,7 +350,7 @@ struct Planner {
         continue;
       }
       if (op.kind == OpKind::Dot) {
-        const MmaPlan mp = mma_plan(op, num_warps, portable);
+        const MmaPlan mp = mma_plan(op, num_warps, portable, along_m);
         if (mp.ok) want_v(op.operands[2], mp.acc);
       }
       if (is_tensor_access(op)) {
@@ -454,7 +478,7 @@ struct Planner {
         return;
       }
       case OpKind::Dot: {
-        const MmaPlan mp = mma_plan(op, num_warps, portable);
+        const MmaPlan mp = mma_plan(op, num_warps, portable, along_m);
         return set(r0, mp.ok ? mp.acc : of_or_default(op.operands[2]));
       }
       case OpKind::Gather:
@@ -475,15 +499,18 @@ struct Planner {
         set(r, wr->second);
         continue;
       }
-      // An elementwise result follows its first operand with a layout, a carried value's
-      // tentative one (see For) only when no other operand has one.
+      // An elementwise result follows the operand layout with the fewest registers per
+      // thread (a broadcast operand's layout repeats elements: `where(mask[None, :], qk, x)`
+      // must not spread qk over it), the first such; a carried value's tentative layout
+      // (see For) only when no other operand has one.
       const LinearLayout* chosen = nullptr;
       if (same_shape_op(op.kind))
         for (int pass = 0; pass < 2 && !chosen; ++pass)
-          for (const ir::Value* o : op.operands)
-            if (o->type.is_tensor() && o->type.shape == r->type.shape && (pass == 1 || !tentative.count(o)) &&
-                (chosen = get(o)))
-              break;
+          for (const ir::Value* o : op.operands) {
+            if (!o->type.is_tensor() || o->type.shape != r->type.shape || (pass == 0 && tentative.count(o))) continue;
+            const LinearLayout* l = get(o);
+            if (l && (!chosen || l->size(HwDim::Register) < chosen->size(HwDim::Register))) chosen = l;
+          }
       set(r, chosen ? *chosen : dflt(r));
     }
   }
@@ -492,7 +519,7 @@ struct Planner {
 }  // namespace
 
 LayoutPlan plan_layouts(const ir::Function& fn, int num_warps, bool portable) {
-  Planner p{num_warps, portable, passes::AxisAnalysis(fn), {}, {}, {}};
+  Planner p{num_warps, portable, mma_warps_along_m(fn), passes::AxisAnalysis(fn), {}, {}, {}};
   p.backward(fn.body);
   p.visit(fn.body);
   return std::move(p.plan);

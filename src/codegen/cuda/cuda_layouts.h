@@ -84,10 +84,19 @@ struct MmaPlan {
   bool ok = false;
   bool bf16 = false;
   int64_t mt = 0, nt = 0, kt = 0;  ///< fragments per warp along M, N and k-steps along K
+  /// Warps along M and N (wm * wn = num_warps, or fewer for small tiles). Warp w covers rows
+  /// 16 * (w % wm) + 16 * wm * i and columns 8 * ((w / wm) % wn) + 8 * wn * j.
+  int64_t wm = 1, wn = 1;
   LinearLayout acc{{1}, {{}, {}, {}}}, a{{1}, {{}, {}, {}}}, b{{1}, {{}, {}, {}}};
 };
 /// The mma lowering of Dot op `dot` for `num_warps`, or ok = false where it does not apply.
-MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable);
+/// Warps split M and N so that each warp's tile is as square as the shape allows (fewer
+/// fragment loads per mma), or, with `warps_along_m`, M only (each warp owns whole rows:
+/// the row reductions between chained dots, as in attention, stay inside a warp).
+MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable, bool warps_along_m = false);
+/// True when `fn` has more than one dot (a chain such as attention's QK^T then PV):
+/// its dots put their warps along M (upstream Triton does the same for chained dots).
+bool mma_warps_along_m(const ir::Function& fn);
 
 /// The layout of every tensor value of `fn` (block arguments of regions included).
 struct LayoutPlan {

@@ -43,6 +43,9 @@ typedef union tritium_arg { void* ptr; int64_t i64; uint64_t u64; double f64; fl
 extern __shared__ __align__(16) unsigned char tr_smem[];
 
 // ---- warp shuffles of any element type (by its bits) -------------------------------------
+// The shared-memory index of element i of a swizzled row-major tile with 2^lgc columns
+// (cuda_emit_dot.cpp): its 16-byte chunk XOR the row's low bits (mask).
+TR_INLINE uint32_t tr_swz(uint32_t i, int lgc, uint32_t mask) { return i ^ (((i >> lgc) & mask) << 3); }
 template <class T> TR_INLINE T tr_shfl_xor(T v, int mask) {
   if constexpr (sizeof(T) == 8) {
     return tr_bits<T>((uint64_t)__shfl_xor_sync(0xffffffffu, (unsigned long long)tr_bits<uint64_t>(v), mask));

@@ -193,3 +193,35 @@ TEST(AxisInfo, BoundsMasksAreConstantOverAlignedGroups) {
       expect_sound(a.get(cmp), values(src, "*i64:16, i32:16", 64, {tritium::Arg(n)}), {64});
   }
 }
+
+// Carried pointers (`a_ptrs += BLOCK_K * stride` in a matmul K loop) keep the facts their
+// init and every yield share; a carried value the body scrambles loses them.
+TEST(AxisInfo, LoopCarriedValuesKeepTheFactsInitAndYieldShare) {
+  const std::string src = std::string(kHeader) +
+                          "def k(o_ptr, n, STEP: tl.constexpr):\n"
+                          "    p = o_ptr + tl.program_id(0) * 64 + tl.arange(0, 64)\n"
+                          "    q = tl.arange(0, 64) * 2\n"
+                          "    for i in range(0, n):\n"
+                          "        tl.store(p, (tl.arange(0, 64) + i * STEP).to(tl.int64))\n"
+                          "        p += STEP\n"
+                          "        q = q * 3 + 1\n"
+                          "    tl.store(o_ptr + tl.arange(0, 64), q.to(tl.int64))\n";
+  for (int step : {64, 8, 1}) {
+    const std::string sig = "*i64:16, i32, " + std::to_string(step);
+    auto c = tritium::testing::kernel_ir_from_text(src, "k", sig, "axis.py");
+    const tritium::ir::Function& fn = c->fn();
+    AxisAnalysis a(fn);
+    const tritium::ir::Op* loop = nullptr;
+    for (const auto& op : fn.body.ops)
+      if (op->kind == tritium::ir::OpKind::For) loop = op.get();
+    ASSERT_NE(loop, nullptr);
+    ASSERT_EQ(loop->body().args.size(), 3u);
+    const AxisInfo p = a.get(loop->body().args[1]), q = a.get(loop->body().args[2]);
+    EXPECT_EQ(p.contiguity, std::vector<int64_t>{64}) << step;
+    // bytes: the base's 16 and the step's 8 * STEP bytes
+    EXPECT_EQ(p.divisibility, std::vector<int64_t>{std::min<int64_t>(16, 8 * step)}) << step;
+    EXPECT_EQ(a.get(loop->results[0]).contiguity, std::vector<int64_t>{64}) << step;
+    EXPECT_EQ(q.contiguity, std::vector<int64_t>{1}) << step;  // 2i, then 6i + 1, ...: no runs
+    EXPECT_EQ(q.divisibility, std::vector<int64_t>{1}) << step;
+  }
+}
