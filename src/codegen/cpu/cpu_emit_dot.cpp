@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "codegen/cpu/cpu_emitter.h"
+#include "ir/dot_params.h"
 
 namespace tritium::codegen::cpu {
 
@@ -21,31 +22,12 @@ void Emitter::emit_dot(const Op& op) {
   const Value* b = op.operands[1];
   const Value* c = op.operands[2];
   const Value* r = op.results[0];
-  const auto& as = a->type.shape;
-  const auto& bs = b->type.shape;
-  const size_t rank = as.size();
-  if (rank < 2 || rank > 3 || bs.size() != rank || c->type.shape.size() != rank) refuse(op, "dot needs rank-2 or rank-3 operands");
-  const int64_t M = as[rank - 2], K = as[rank - 1], N = bs[rank - 1];
-  const int64_t B = rank == 3 ? as[0] : 1;
-  if (bs[rank - 2] != K || c->type.shape[rank - 2] != M || c->type.shape[rank - 1] != N) refuse(op, "dot shapes");
-  const std::string prec = op.attr_str("input_precision", "ieee");
-  if (!prec.empty() && prec != "ieee" && prec != "tf32" && prec != "tf32x3" && prec != "hf32")
-    refuse(op, "input_precision '" + prec + "'");
-  const ScalarType S = a->type.scalar;
-  const ScalarType Acc = r->type.scalar;
-  if (b->type.scalar != S) refuse(op, "operands of different dtypes");
-  if (a->type.is_ptr || b->type.is_ptr) refuse(op, "pointer operands");
-
-  const bool fl = ir::is_float(S);
-  if (fl != ir::is_float(Acc) || S == ScalarType::I1 || Acc == ScalarType::I1)
-    refuse(op, fmt::format("{} operands with a {} accumulator", ir::name(S), ir::name(Acc)));
-  if (S == ScalarType::F64 && Acc != ScalarType::F64) refuse(op, "fp64 operands need an fp64 accumulator");
-  // Operands are converted exactly to CT: the accumulator type for ints, fp64 for fp64,
-  // else fp32 (a narrow accumulator rounds each step once from the exact a*b + r).
-  const bool narrow_acc = Acc == ScalarType::F16 || Acc == ScalarType::BF16;
-  if (fl && !narrow_acc && Acc != ScalarType::F32 && Acc != ScalarType::F64)
-    refuse(op, std::string("accumulator type ") + std::string(ir::name(Acc)));
-  const ScalarType CT = !fl ? Acc : Acc == ScalarType::F64 ? ScalarType::F64 : ScalarType::F32;
+  // Shapes, dtypes and refusals: ir/dot_params.h (shared with the cuda renderer).
+  const ir::DotParams dp = ir::dot_params(op, "cpu");
+  const int64_t M = dp.M, K = dp.K, N = dp.N, B = dp.B;
+  const ScalarType Acc = dp.acc;
+  const bool fl = dp.is_float, narrow_acc = dp.narrow_acc;
+  const ScalarType CT = dp.compute;  // operands are converted to it exactly
   const std::string ct = ctype(ir::Type::of(CT));
 
   auto operand = [&](const Value* v) -> std::string {
