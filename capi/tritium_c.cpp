@@ -55,6 +55,8 @@ tritium_c_kernel* tritium_c_compile(const char* backend, const char* path, const
   g_error.clear();
   try {
     if (!path || !kernel || !signature) throw tritium::Error(tritium::ErrorKind::Usage, "tritium_c_compile: null argument");
+    if (flags & ~(TRITIUM_C_PORTABLE | TRITIUM_C_DEBUG))
+      throw tritium::Error(tritium::ErrorKind::Usage, "tritium_c_compile: unknown flag bits " + std::to_string(flags));
     tritium::Device dev = tritium::Device::get(backend_name(backend));
     tritium::CompileOptions o;
     o.num_warps = num_warps;

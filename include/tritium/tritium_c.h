@@ -34,12 +34,13 @@ typedef struct tritium_c_arg {
   int64_t i;          /**< value of an INT argument */
   double f;           /**< value of a FLOAT argument (passed as the parameter's float type) */
   void* ptr;          /**< address of a PTR argument (borrowed, never freed) */
-  uint64_t bytes;     /**< bytes addressable from ptr (the extent checks use it) */
+  uint64_t bytes;     /**< bytes addressable from ptr (recorded with the buffer; kernels'
+                           accesses are not bounds-checked, as in upstream Triton) */
   const char* dtype;  /**< element dtype of a PTR argument ("fp32", "bf16", ...) or NULL */
 } tritium_c_arg;
 
 enum { TRITIUM_C_PTR = 0, TRITIUM_C_INT = 1, TRITIUM_C_FLOAT = 2, TRITIUM_C_NONE = 3 };
-/** Flags of tritium_c_compile. */
+/** Flags of tritium_c_compile (other bits are an error). */
 enum { TRITIUM_C_PORTABLE = 1, TRITIUM_C_DEBUG = 2 };
 
 /** A compiled kernel specialization (a tritium::CompiledKernel). */

@@ -134,6 +134,12 @@ class TritiumKernel:
 
     def run(self, grid, args, kw):
         nw, ns = kw.pop("num_warps", 4), kw.pop("num_stages", 3)
+        if len(args) > len(self.params):
+            raise TypeError(f"{self.name} takes {len(self.params)} arguments, got {len(args)}")
+        names = {p for p, _, _ in self.params}
+        unknown = [k for k in kw if k not in names]
+        if unknown:
+            raise TypeError(f"{self.name}: unknown keyword argument(s) {', '.join(unknown)}")
         bound = {}
         for (pname, _, _), a in zip(self.params, args):
             bound[pname] = a
@@ -156,6 +162,8 @@ class TritiumKernel:
                 entries.append("i1")
                 rt.append(int(v))
             elif isinstance(v, int):
+                if not -2 ** 63 <= v < 2 ** 63:   # Triton would pass [2^63, 2^64) as u64; the C ABI has int64 only
+                    raise TypeError(f"{self.name}: argument '{pname}' = {v} does not fit in int64")
                 t = "i32" if -2 ** 31 <= v < 2 ** 31 else "i64"
                 entries.append(t + (":1" if v == 1 else ":16" if v % 16 == 0 else ""))
                 rt.append(v)

@@ -296,6 +296,8 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
     }
     case OpKind::Div:
       if (!fl) refuse(op, "div needs float operands");
+      if (gpu_approx_ && S == ScalarType::F32 && op.attr_str("rounding") != "rn")
+        return fmt::format("tr_div_full({}, {})", F(0), F(1));
       return bin("/");
     case OpKind::IDiv: case OpKind::Rem: {
       if (fl) {
@@ -405,6 +407,8 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
     if (!dbl && tmath_name(g)) return std::string(tmath_name(g));
     return std::string(libm_name(g)) + (dbl ? "" : "f");
   };
+  if (gpu_approx_ && S == ScalarType::F32 && (f == MathFn::Exp || f == MathFn::Exp2))
+    return fmt::format("{}({})", f == MathFn::Exp ? "tr_exp_approx" : "tr_ex2_approx", F(0));
   switch (f) {
     case MathFn::Abs:
       if (S == ScalarType::F16 || S == ScalarType::BF16) return fmt::format("(uint16_t)({} & 0x7fffu)", a[0]);

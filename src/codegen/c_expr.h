@@ -19,8 +19,13 @@ namespace tritium::codegen {
 
 class CExpr {
  public:
-  /// `backend` names the renderer in refusals ("cpu", "cuda").
-  explicit CExpr(std::string backend) : backend_(std::move(backend)) {}
+  /// `backend` names the renderer in refusals ("cpu", "cuda"). `gpu_approx`: native
+  /// numerics on NVIDIA GPUs, where fp32 `/` (without div_rn / ieee_rounding), tl.exp and
+  /// tl.exp2 use the approximate instructions upstream Triton emits (div.full.f32; ex2.approx.f32,
+  /// after a multiply by log2(e) for exp) instead of the correctly rounded / tritium-math
+  /// versions (the prelude's tr_div_full / tr_exp_approx / tr_ex2_approx).
+  explicit CExpr(std::string backend, bool gpu_approx = false)
+      : backend_(std::move(backend)), gpu_approx_(gpu_approx) {}
 
   /// Throws frontend::CompileError(op.loc, "<backend> backend: <op> not supported: <why>").
   [[noreturn]] void refuse(const ir::Op& op, const std::string& why) const;
@@ -54,6 +59,7 @@ class CExpr {
 
  private:
   std::string backend_;
+  bool gpu_approx_ = false;
 };
 
 }  // namespace tritium::codegen

@@ -62,11 +62,15 @@ void AxisAnalysis::visit(const ir::Block& b) {
 }
 
 namespace {
-AxisInfo meet(const AxisInfo& a, const AxisInfo& b) {
+// Facts true of both a and b. Divisibility is that of run starts: where the contiguity
+// drops to c, the starts of the shorter runs are only known to be divisible by what divides
+// the longer runs' starts and c steps (c * unit: element bytes for pointers).
+AxisInfo meet(const AxisInfo& a, const AxisInfo& b, int64_t unit) {
   AxisInfo m = a;
   for (size_t d = 0; d < m.contiguity.size() && d < b.contiguity.size(); ++d) {
-    m.contiguity[d] = std::min(a.contiguity[d], b.contiguity[d]);
-    m.divisibility[d] = std::min(a.divisibility[d], b.divisibility[d]);
+    const int64_t c = std::min(a.contiguity[d], b.contiguity[d]);
+    m.contiguity[d] = c;
+    m.divisibility[d] = std::min(at_runs_of(a, d, c, unit), at_runs_of(b, d, c, unit));
     m.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
   }
   return m;
@@ -96,7 +100,9 @@ void AxisAnalysis::visit_for_carried(const ir::Op& op) {
     }
     bool changed = false;
     for (size_t k = 0; k < carried; ++k) {
-      const AxisInfo next = meet(f[k], get(y->operands[k]));
+      const ir::Value* arg = body.args[k + 1];
+      const int64_t unit = arg->type.is_ptr ? std::max(1, ir::byte_size(arg->type.scalar)) : 1;
+      const AxisInfo next = meet(f[k], get(y->operands[k]), unit);
       changed = changed || !(next == f[k]);
       f[k] = next;
     }
@@ -226,8 +232,11 @@ void AxisAnalysis::visit(const ir::Op& op) {
       // m, m+1, ..., m+g-1 with m and c both multiples of g, so c never falls inside a group
       // (m < c means m + g - 1 < c): the comparison is constant over every group. (x <= c and
       // x > c change between c and c + 1, which can fall inside a group.)
+      // (A contiguous run of a narrow integer may wrap at 2^(bits-1), changing the sign
+      // inside a group: g is capped there.)
+      const int64_t wrap = int64_t{1} << std::min(62, 8 * ir::byte_size(op.operands[0]->type.scalar) - 1);
       auto groups = [&](const AxisInfo& x, const AxisInfo& c, size_t d) {
-        return std::min({x.contiguity[d], x.divisibility[d], c.divisibility[d], c.constancy[d]});
+        return std::min({x.contiguity[d], x.divisibility[d], c.divisibility[d], c.constancy[d], wrap});
       };
       for (size_t d = 0; d < n; ++d) {
         int64_t k = std::min(a.constancy[d], b.constancy[d]);

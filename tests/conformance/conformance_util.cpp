@@ -45,10 +45,12 @@ uint64_t bits(double d) {
   return u;
 }
 
-Result Case::run_on(const std::string& backend, const tritium::Grid& grid) {
+Result Case::run_on(const std::string& backend, const tritium::Grid& grid) { return run_on(backend, grid, opts_); }
+
+Result Case::run_on(const std::string& backend, const tritium::Grid& grid, const tritium::CompileOptions& opts) {
   auto dev = tritium::Device::get(backend);
   auto mod = tritium::Module::from_string(source_, "conformance_" + kernel_ + ".py");
-  auto k = mod.kernel(kernel_).compile(dev, signature_, opts_);
+  auto k = mod.kernel(kernel_).compile(dev, signature_, opts);
   std::vector<tritium::Buffer> bufs;
   bufs.reserve(params_.size());
   std::vector<tritium::Arg> args;
@@ -123,7 +125,13 @@ void Case::cuda_check(const tritium::Grid& grid, const Result& ref) {
     }
     return;
   }
-  Result c = run_on("cuda", grid);
+  tritium::CompileOptions portable = opts_;
+  portable.portable_numerics = true;
+  compare_cuda(ref, run_on("cuda", grid, portable), false);
+  if (!opts_.portable_numerics) compare_cuda(ref, run_on("cuda", grid, opts_), true);
+}
+
+void Case::compare_cuda(const Result& ref, const Result& c, bool native) const {
   if (order_free_ && order_free_args_.empty()) return;
   auto order_dependent = [&](size_t i) {
     return order_free_ && std::find(order_free_args_.begin(), order_free_args_.end(), static_cast<int>(i)) !=
@@ -152,17 +160,58 @@ void Case::cuda_check(const tritium::Grid& grid, const Result& ref) {
     }
   }
   auto u16 = [](const std::vector<uint8_t>& b, size_t k) { return static_cast<uint16_t>(b[k] | (b[k + 1] << 8)); };
+  auto half_value = [](uint16_t h, bool bf) -> double {
+    if (bf) {
+      uint32_t u = static_cast<uint32_t>(h) << 16;
+      float f;
+      std::memcpy(&f, &u, 4);
+      return f;
+    }
+    const int e = (h >> 10) & 31, m = h & 1023;
+    const double v = e == 0 ? std::ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : std::ldexp(1024 + m, e - 25);
+    return (h & 0x8000) ? -v : v;
+  };
   for (size_t i = 0; i < ref.bytes.size(); ++i) {
     const auto& x = ref.bytes[i];
     const auto& y = c.bytes[i];
     if (x == y || order_dependent(i)) continue;
     const std::string kind = i < kinds.size() ? kinds[i] : "";
     const size_t step = kind == "f32" ? 4 : kind == "f64" ? 8 : (kind == "f16" || kind == "bf16") ? 2 : 1;
+    // Native numerics: each float element within a relative 2^-12 (fp32 / fp64), 2^-9 (fp16),
+    // 2^-6 (bf16) of the interpreter's, measured against the larger of the two values and the
+    // argument's largest magnitude (cancellation after an approximate exp / div may lose
+    // relative accuracy in small results, never against the output's scale).
+    const double rel = kind == "f16" ? 0x1p-9 : kind == "bf16" ? 0x1p-6 : 0x1p-12;
+    double scale = 0;
+    std::vector<double> xs, ys;
+    if (native && !kind.empty()) {
+      for (size_t k = 0; k + step <= x.size(); k += step) {
+        double p, q;
+        if (kind == "f32") {
+          float a, b;
+          std::memcpy(&a, &x[k], 4);
+          std::memcpy(&b, &y[k], 4);
+          p = a, q = b;
+        } else if (kind == "f64") {
+          std::memcpy(&p, &x[k], 8);
+          std::memcpy(&q, &y[k], 8);
+        } else {
+          p = half_value(u16(x, k), kind == "bf16");
+          q = half_value(u16(y, k), kind == "bf16");
+        }
+        xs.push_back(p), ys.push_back(q);
+        if (std::isfinite(p)) scale = std::max(scale, std::fabs(p));
+      }
+    }
     size_t bad = x.size();
     for (size_t k = 0; k + step <= x.size() && bad == x.size(); k += step) {
       if (std::memcmp(&x[k], &y[k], step) == 0) continue;
       bool ok = false;
-      if (kind == "f32") {
+      if (native && !kind.empty()) {
+        const double p = xs[k / step], q = ys[k / step];
+        ok = (std::isnan(p) && std::isnan(q)) || (std::isinf(p) && p == q) ||
+             (std::isfinite(p) && std::isfinite(q) && std::fabs(p - q) <= rel * std::max({std::fabs(p), std::fabs(q), scale}));
+      } else if (kind == "f32") {
         float p, q;
         std::memcpy(&p, &x[k], 4);
         std::memcpy(&q, &y[k], 4);
@@ -184,7 +233,9 @@ void Case::cuda_check(const tritium::Grid& grid, const Result& ref) {
       }
       if (!ok) bad = k;
     }
-    if (bad != x.size()) ADD_FAILURE() << kernel_ << ": interp and cuda outputs differ in argument " << i << " at byte " << bad;
+    if (bad != x.size())
+      ADD_FAILURE() << kernel_ << ": interp and cuda (" << (native ? "native" : "portable")
+                    << " numerics) outputs differ in argument " << i << " at byte " << bad;
   }
 }
 

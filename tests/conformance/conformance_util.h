@@ -6,12 +6,17 @@
 //
 // The cuda backend joins (cuda_check below): every kernel is also compiled for the GPU with
 // NVRTC (PTX for compute_90 and an sm_90 cubin, no GPU needed; TRITIUM_NO_NVRTC=1 skips),
-// and where a GPU is present it runs there too and must give the interpreter's bits, with
-// two allowances: a NaN may carry another payload (NVIDIA's arithmetic returns the canonical
+// and where a GPU is present it runs there twice. In portable numerics it must give the
+// interpreter's bits, with two allowances: a NaN may carry another payload (NVIDIA's arithmetic returns the canonical
 // NaN; payloads are not part of the contract, interpreter.h), and outputs of kernels calling
 // a libm-backed math function (sin, cos, erf, tanh, pow, the sin / cos of tl.randn and tl.pair_uniform_to_normal, ...: CUDA's
 // library differs from glibc's by an ulp or two) may differ by up to 4 ulp (fp32 / fp64) or
-// 1 ulp (fp16 / bf16). Float element types come from the signature's pointer types. A case
+// 1 ulp (fp16 / bf16). In native numerics (the case's own options; skipped when the case
+// asks for portable) the approximations upstream Triton uses (div.full, ex2.approx, tensor
+// cores) may move float outputs: each element must be within a relative 2^-12 (fp32 /
+// fp64), 2^-9 (fp16) or 2^-6 (bf16) of the interpreter's, against the larger of the two
+// and the argument's largest magnitude; NaN where the interpreter has NaN, the same
+// infinities; integer outputs bit-exact. Float element types come from the signature's pointer types. A case
 // whose outputs depend on the order in which a program's lanes apply atomics (the old
 // values returned) declares it with order_free(): on the GPU that order is not defined.
 //
@@ -113,8 +118,9 @@ class Case {
   }
   /// Runs on interp and cpu; expects bit-identical buffers; returns the interp result.
   Result run(const tritium::Grid& grid);
-  /// Runs on one backend only.
+  /// Runs on one backend only (with the case's options, or `opts`).
   Result run_on(const std::string& backend, const tritium::Grid& grid);
+  Result run_on(const std::string& backend, const tritium::Grid& grid, const tritium::CompileOptions& opts);
 
  private:
   struct Param {
@@ -125,6 +131,9 @@ class Case {
   /// Compiles for the GPU (NVRTC) and, where a GPU is present, runs there and compares
   /// with the interpreter's result `ref` (see the file comment).
   void cuda_check(const tritium::Grid& grid, const Result& ref);
+  /// Compares a cuda run `c` with the interpreter's `ref` (see the file comment); `native`:
+  /// the run used native numerics.
+  void compare_cuda(const Result& ref, const Result& c, bool native) const;
   std::string source_, kernel_, signature_;
   tritium::CompileOptions opts_;
   std::vector<Param> params_;

@@ -7,6 +7,9 @@
 // bit with __shfl_xor_sync, a warp bit through shared memory; both partners compute the
 // same combined value, so the result's broadcast lanes and warps agree. Consecutive warp
 // bits share one shared-memory round (each thread combines its group's partials itself).
+// A combine whose result does not depend on the order (order_free_combine: integer
+// max / min / add / and / or / xor; float max / min / add in native numerics, as upstream
+// Triton) takes the cheaper order instead: registers, then lanes, then warps.
 #include <fmt/format.h>
 
 #include "codegen/cuda/cuda_emitter.h"
@@ -40,6 +43,33 @@ std::vector<std::string> Emitter::emit_combine(const Op& op, const std::vector<s
   return out;
 }
 
+namespace {
+// True when every order of combining gives the same result bits (or, in native numerics,
+// results as conformant as the canonical order's, as upstream Triton's own order is): a
+// reduce of one operand whose region is a single max / min / add / and / or / xor of its two
+// arguments. Integers: always (exact, commutative and associative). Floats: native only —
+// max / min may then differ in the sign of a zero result or a NaN's payload, sums in rounding.
+bool order_free_combine(const Op& op, bool native) {
+  if (op.operands.size() != 1 || op.regions.empty()) return false;
+  const ir::Block& b = op.body();
+  if (b.ops.size() != 2 || b.args.size() != 2) return false;
+  const Op& c = *b.ops[0];
+  const Op& y = *b.ops[1];
+  if (y.kind != OpKind::Yield || y.operands.size() != 1 || c.results.size() != 1 || y.operands[0] != c.results[0] ||
+      c.operands.size() != 2)
+    return false;
+  const bool args = (c.operands[0] == b.args[0] && c.operands[1] == b.args[1]) ||
+                    (c.operands[0] == b.args[1] && c.operands[1] == b.args[0]);
+  if (!args || c.results[0]->type.is_ptr) return false;
+  const bool fl = ir::is_float(c.results[0]->type.scalar);
+  switch (c.kind) {
+    case OpKind::Max: case OpKind::Min: case OpKind::Add: return !fl || native;
+    case OpKind::And: case OpKind::Or: case OpKind::Xor: return !fl;
+    default: return false;
+  }
+}
+}  // namespace
+
 void Emitter::emit_reduce(const Op& op) {
   const size_t N = op.operands.size();
   const Value* x0 = op.operands[0];
@@ -62,7 +92,62 @@ void Emitter::emit_reduce(const Op& op) {
     std::vector<std::string> res = emit_combine(op, lhs, rhs);
     for (size_t k = 0; k < N; ++k) line(fmt::format("{}[{}] = {};", w[k], r, res[k]));
   };
-  for (int j = nb - 1; j >= 0; --j) {
+  if (order_free_combine(op, !opts_.portable_numerics)) {
+    // Any order: the thread's registers first, then lanes by butterfly shuffles (both
+    // partners combine the same two values), then all warp bits in one shared-memory round.
+    std::vector<int> lane_bits, warp_bits;
+    for (int j = 0; j < nb; ++j) {
+      auto [h, bit] = holder(L, axis, j);
+      if (h < 0) refuse(op, "reduced axis bit without a holder");
+      if (h == 1) lane_bits.push_back(bit);
+      if (h == 2) warp_bits.push_back(bit);
+      if (h != 0) continue;
+      std::vector<int64_t> next;
+      for (int64_t r : live) {
+        if ((r >> bit) & 1) continue;
+        combine_into(r, {fmt::format("{}[{}]", w[0], r)}, {fmt::format("{}[{}]", w[0], r | (int64_t{1} << bit))});
+        next.push_back(r);
+      }
+      live = next;
+    }
+    for (int bit : lane_bits)
+      for (int64_t r : live) {
+        const std::string o = fresh("o");
+        line(fmt::format("const {} {} = tr_shfl_xor({}[{}], {});", T[0], o, w[0], r, 1 << bit));
+        combine_into(r, {fmt::format("{}[{}]", w[0], r)}, {o});
+      }
+    if (!warp_bits.empty()) {
+      const int64_t slot = int64_t{8} * threads();
+      need_smem(slot * static_cast<int64_t>(live.size()));
+      line("__syncthreads();");
+      for (size_t s = 0; s < live.size(); ++s)
+        line(fmt::format("(({}*)(tr_smem + {}))[tr_tid] = {}[{}];", T[0], slot * static_cast<int64_t>(s), w[0], live[s]));
+      line("__syncthreads();");
+      int64_t mask = 0;
+      for (int b : warp_bits) mask |= int64_t{32} << b;
+      const int64_t C = int64_t{1} << warp_bits.size();
+      for (size_t s = 0; s < live.size(); ++s) {
+        std::string acc;
+        for (int64_t c = 0; c < C; ++c) {
+          int64_t place = 0;
+          for (size_t i = 0; i < warp_bits.size(); ++i)
+            if ((c >> i) & 1) place |= int64_t{32} << warp_bits[i];
+          const std::string o = fresh("o");
+          line(fmt::format("const {} {} = (({}*)(tr_smem + {}))[(tr_tid & ~{}) | {}];", T[0], o, T[0],
+                           slot * static_cast<int64_t>(s), mask, place));
+          if (acc.empty()) {
+            acc = o;
+            continue;
+          }
+          const std::string n = fresh("c");
+          line(fmt::format("const {} {} = {};", T[0], n, emit_combine(op, {acc}, {o})[0]));
+          acc = n;
+        }
+        line(fmt::format("{}[{}] = {};", w[0], live[s], acc));
+      }
+    }
+  }
+  for (int j = nb - 1; j >= 0 && !order_free_combine(op, !opts_.portable_numerics); --j) {
     auto [h, bit] = holder(L, axis, j);
     if (h < 0) refuse(op, "reduced axis bit without a holder");
     if (h == 0) {

@@ -13,7 +13,7 @@ using ir::OpKind;
 using ir::Value;
 
 Emitter::Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts)
-    : fn_(fn), opts_(opts), num_warps_(opts.num_warps), plan_(plan_layouts(fn, opts.num_warps, opts.portable_numerics)), axis_(fn) {
+    : fn_(fn), opts_(opts), cx_("cuda", !opts.portable_numerics), num_warps_(opts.num_warps), plan_(plan_layouts(fn, opts.num_warps, opts.portable_numerics)), axis_(fn) {
   if (num_warps_ < 1 || num_warps_ > 32 || (num_warps_ & (num_warps_ - 1)))
     throw frontend::CompileError(fn.loc, fmt::format("cuda backend: num_warps must be a power of two in [1, 32], got {}",
                                                      num_warps_));

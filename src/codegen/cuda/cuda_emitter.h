@@ -153,7 +153,7 @@ class Emitter {
 
   const ir::Function& fn_;
   runtime::CodegenOptions opts_;
-  CExpr cx_{"cuda"};
+  CExpr cx_;  // "cuda", with the approximations of native numerics unless portable
   int num_warps_;
   LayoutPlan plan_;
   passes::AxisAnalysis axis_;

@@ -43,6 +43,19 @@ typedef union tritium_arg { void* ptr; int64_t i64; uint64_t u64; double f64; fl
 extern __shared__ __align__(16) unsigned char tr_smem[];
 
 // ---- warp shuffles of any element type (by its bits) -------------------------------------
+// Native numerics (c_expr.h, gpu_approx): the approximate instructions upstream Triton
+// emits for fp32 `/`, tl.exp and tl.exp2 (subnormals kept: no .ftz).
+TR_INLINE float tr_ex2_approx(float x) {
+  float r;
+  asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+TR_INLINE float tr_exp_approx(float x) { return tr_ex2_approx(x * 1.44269504088896341f); }
+TR_INLINE float tr_div_full(float a, float b) {
+  float r;
+  asm("div.full.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
 // The shared-memory index of element i of a swizzled row-major tile with 2^lgc columns
 // (cuda_emit_dot.cpp): its 16-byte chunk XOR the row's low bits (mask).
 TR_INLINE uint32_t tr_swz(uint32_t i, int lgc, uint32_t mask) { return i ^ (((i >> lgc) & mask) << 3); }
