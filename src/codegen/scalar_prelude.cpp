@@ -98,6 +98,12 @@ template <class F> TR_INLINE F tr_fmax(F a, F b) {
   const F both = tr_bits<F>((U)(tr_bits<U>(a) & tr_bits<U>(b)));
   return (b != b) ? a : (a > b) ? a : (a == b) ? both : b;
 }
+#ifdef __CUDA_ARCH__
+// On the GPU, max.f32 / min.f32 compute the same function in one instruction (a NaN operand
+// gives the other operand, -0 < +0); NaN from two NaNs is the canonical one.
+template <> __device__ __forceinline__ float tr_fmax<float>(float a, float b) { return fmaxf(a, b); }
+template <> __device__ __forceinline__ float tr_fmin<float>(float a, float b) { return fminf(a, b); }
+#endif
 template <class F> TR_INLINE F tr_fmin_nan(F a, F b) { return (a != a) ? a : (b != b) ? b : tr_fmin(a, b); }
 template <class F> TR_INLINE F tr_fmax_nan(F a, F b) { return (a != a) ? a : (b != b) ? b : tr_fmax(a, b); }
 
@@ -215,9 +221,11 @@ TR_INLINE uint16_t tr_f2h(float f) {  // round to nearest even
 TR_INLINE uint16_t tr_d2h(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 1, 0, 0x7bff, 0, 0); }
 TR_INLINE uint16_t tr_d2h_rtz(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 1, 0, 0x7bff, 0, 1); }
 // bf16 (stored as its bit pattern).
-TR_INLINE float tr_bf2f(uint16_t b) {  // NaN comes back quiet
+TR_INLINE float tr_bf2f(uint16_t b) {  // NaN comes back quiet (on the GPU: payload as is)
   uint32_t u = (uint32_t)b << 16;
+#ifndef __CUDA_ARCH__
   if ((u & 0x7fffffffu) > 0x7f800000u) u |= 0x00400000u;
+#endif
   return tr_bits<float>(u);
 }
 #ifdef __CUDA_ARCH__

@@ -75,6 +75,9 @@ TEST(CApi, ErrorsComeBackAsMessages) {
   // A kernel the file does not have: the message lists those it has.
   EXPECT_EQ(tritium_c_compile("cpu", kVadd.c_str(), "nope", "*fp32", 4, 3, 0), nullptr);
   EXPECT_NE(std::string(tritium_c_last_error()).find("add_kernel"), std::string::npos) << tritium_c_last_error();
+  // Unknown flag bits.
+  EXPECT_EQ(tritium_c_compile("cpu", kVadd.c_str(), "add_kernel", "*fp32, *fp32, *fp32, i32, 256", 4, 3, 0x40), nullptr);
+  EXPECT_NE(std::string(tritium_c_last_error()).find("flag"), std::string::npos) << tritium_c_last_error();
   // A missing file.
   EXPECT_EQ(tritium_c_compile("cpu", "/nonexistent/k.py", "k", "i32", 4, 3, 0), nullptr);
   EXPECT_NE(std::string(tritium_c_last_error()).find("/nonexistent/k.py"), std::string::npos) << tritium_c_last_error();
