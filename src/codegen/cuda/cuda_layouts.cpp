@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <set>
+#include <tuple>
 #include <stdexcept>
 
 #include "layout/choose.h"
@@ -499,17 +500,33 @@ struct Planner {
         set(r, wr->second);
         continue;
       }
-      // An elementwise result follows the operand layout with the fewest registers per
-      // thread (a broadcast operand's layout repeats elements: `where(mask[None, :], qk, x)`
-      // must not spread qk over it), the first such; a carried value's tentative layout
-      // (see For) only when no other operand has one.
+      // An elementwise result follows the layout of an operand computed at full size rather
+      // than a view of something smaller (broadcast, splat, constant, range), then the one
+      // repeating the fewest elements (zero basis vectors), then with the fewest registers
+      // per thread, the first such — `where(mask[None, :], qk, x)` keeps qk's layout; a
+      // carried value's tentative layout (see For) only when no other operand has one.
+      auto cost = [](const ir::Value* o, const LinearLayout& l) {
+        // views of something smaller (broadcasts, splats, constants, ranges) last
+        const ir::Op* d = o->def;
+        const bool view = d && (d->kind == OpKind::Broadcast || d->kind == OpKind::ExpandDims ||
+                                d->kind == OpKind::Splat || d->kind == OpKind::Constant || d->kind == OpKind::MakeRange);
+        int zeros = 0;
+        for (int h = 0; h < 3; ++h)
+          for (int k = 0; k < l.bits(static_cast<HwDim>(h)); ++k) {
+            bool zero = true;
+            for (int64_t x : l.basis(static_cast<HwDim>(h), k)) zero = zero && x == 0;
+            zeros += zero;
+          }
+        return std::make_tuple(view, zeros, l.size(HwDim::Register));
+      };
       const LinearLayout* chosen = nullptr;
+      const ir::Value* chosen_v = nullptr;
       if (same_shape_op(op.kind))
         for (int pass = 0; pass < 2 && !chosen; ++pass)
           for (const ir::Value* o : op.operands) {
             if (!o->type.is_tensor() || o->type.shape != r->type.shape || (pass == 0 && tentative.count(o))) continue;
             const LinearLayout* l = get(o);
-            if (l && (!chosen || l->size(HwDim::Register) < chosen->size(HwDim::Register))) chosen = l;
+            if (l && (!chosen || cost(o, *l) < cost(chosen_v, *chosen))) chosen = l, chosen_v = o;
           }
       set(r, chosen ? *chosen : dflt(r));
     }
