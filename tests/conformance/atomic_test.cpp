@@ -88,6 +88,9 @@ def k(si, ui, sl, old_si_max, old_ui_min, old_sl_max, a_ptr, b_ptr, c_ptr, BLOCK
   auto cv = rand_int<int64_t>(B, -(int64_t{1} << 62), int64_t{1} << 62);
   Case c(src, "k", "*i32, *u32, *i64, *i32, *u32, *i64, *i32, *u32, *i64, 64");
   c.in(si).in(ui).in(sl).out<int32_t>(B).out<uint32_t>(B).out<int64_t>(B).in(a).in(b).in(cv);
+  // The old values: a cell's 16 lanes span two warps, whose order on a GPU is not defined
+  // (the H200 run of 2026-12-01 saw another order once); the cells' final values commute.
+  c.order_free({3, 4, 5});
   auto r = c.run({1});
   std::vector<int32_t> wsi = si, osi(B);
   std::vector<uint32_t> wui = ui, oui(B);
