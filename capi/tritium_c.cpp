@@ -1,6 +1,7 @@
 // The C ABI (include/tritium/tritium_c.h) over the C++ API.
 #include "tritium/tritium_c.h"
 
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <string>
@@ -20,6 +21,14 @@ thread_local std::string g_error;
 int fail(const std::exception& e) {
   g_error = e.what();
   return 1;
+}
+
+// (snprintf rather than std::to_string, whose libstdc++ helper table would be exported as a
+// unique symbol.)
+std::string decimal(int v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%d", v);
+  return buf;
 }
 
 std::string backend_name(const char* b) { return b && *b ? std::string(b) : tritium::Device::best_backend(); }
@@ -56,7 +65,7 @@ tritium_c_kernel* tritium_c_compile(const char* backend, const char* path, const
   try {
     if (!path || !kernel || !signature) throw tritium::Error(tritium::ErrorKind::Usage, "tritium_c_compile: null argument");
     if (flags & ~(TRITIUM_C_PORTABLE | TRITIUM_C_DEBUG))
-      throw tritium::Error(tritium::ErrorKind::Usage, "tritium_c_compile: unknown flag bits " + std::to_string(flags));
+      throw tritium::Error(tritium::ErrorKind::Usage, "tritium_c_compile: unknown flag bits " + decimal(flags));
     tritium::Device dev = tritium::Device::get(backend_name(backend));
     tritium::CompileOptions o;
     o.num_warps = num_warps;
@@ -93,8 +102,7 @@ int tritium_c_launch(const tritium_c_kernel* k, int64_t gx, int64_t gy, int64_t 
         case TRITIUM_C_NONE: av.push_back(tritium::Arg::none()); break;
         default:
           throw tritium::Error(tritium::ErrorKind::Usage,
-                               "tritium_c_launch: argument " + std::to_string(i) + " has an unknown kind " +
-                                   std::to_string(a.kind));
+                               "tritium_c_launch: argument " + decimal(i) + " has an unknown kind " + decimal(a.kind));
       }
     }
     const tritium::Grid grid{gx, gy, gz};

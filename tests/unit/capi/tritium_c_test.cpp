@@ -109,6 +109,26 @@ TEST(CApi, ErrorsComeBackAsMessages) {
   tritium_c_release(k);
 }
 
+// The library exports the C functions only (tritium's and the standard library's C++
+// symbols stay inside), read from its dynamic symbol table.
+TEST(CApi, ExportsOnlyTheCFunctions) {
+  const std::string lib = std::string(TRITIUM_C_LIBRARY);
+  FILE* p = popen(("nm -D --defined-only " + lib + " 2>&1").c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  char line[1024];
+  int c_functions = 0;
+  std::string others;
+  while (fgets(line, sizeof line, p)) {
+    std::string l(line);
+    if (l.find(" tritium_c_") != std::string::npos) ++c_functions;
+    else others += l;
+  }
+  const int rc = pclose(p);
+  if (rc != 0 && c_functions == 0) GTEST_SKIP() << "nm unavailable: " << others;
+  EXPECT_EQ(c_functions, 10);
+  EXPECT_EQ(others, "");
+}
+
 TEST(CApi, CompileErrorsCarryTheLocation) {
   char path[] = "/tmp/tritium_capi_XXXXXX.py";
   int fd = mkstemps(path, 3);
