@@ -10,16 +10,20 @@
 
 #include "layout/choose.h"
 #include "passes/axis_info.h"
-#include "passes/layout_assign.h"
 
 namespace tritium::codegen::cuda {
 namespace {
 
-using passes::is_tensor_access;
-
 using Coord = LinearLayout::Coord;
 using Bases = std::vector<std::vector<Coord>>;
 using ir::OpKind;
+
+// A load, store or atomic through a tensor of pointers: a layout anchor.
+bool is_tensor_access(const ir::Op& op) {
+  const bool memory = op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AtomicRMW ||
+                      op.kind == OpKind::AtomicCAS;
+  return memory && !op.operands.empty() && op.operands[0]->type.is_tensor();
+}
 
 Bases bases_of(const LinearLayout& l) {
   Bases b(3);
