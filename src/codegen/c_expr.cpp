@@ -407,7 +407,7 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
     if (!dbl && tmath_name(g)) return std::string(tmath_name(g));
     return std::string(libm_name(g)) + (dbl ? "" : "f");
   };
-  if (gpu_approx_ && S == ScalarType::F32 && (f == MathFn::Exp || f == MathFn::Exp2))
+  if (gpu_approx_ && S == ScalarType::F32 && (f == MathFn::Exp || f == MathFn::Exp2) && !op.has_attr("precise"))
     return fmt::format("{}({})", f == MathFn::Exp ? "tr_exp_approx" : "tr_ex2_approx", F(0));
   switch (f) {
     case MathFn::Abs:

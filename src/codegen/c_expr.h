@@ -23,7 +23,8 @@ class CExpr {
   /// numerics on NVIDIA GPUs, where fp32 `/` (without div_rn / ieee_rounding), tl.exp and
   /// tl.exp2 use the approximate instructions upstream Triton emits (div.full.f32; ex2.approx.f32,
   /// after a multiply by log2(e) for exp) instead of the correctly rounded / tritium-math
-  /// versions (the prelude's tr_div_full / tr_exp_approx / tr_ex2_approx).
+  /// versions (the prelude's tr_div_full / tr_exp_approx / tr_ex2_approx); libdevice.exp /
+  /// exp2 (math ops with attribute "precise") keep tritium's accurate versions.
   explicit CExpr(std::string backend, bool gpu_approx = false)
       : backend_(std::move(backend)), gpu_approx_(gpu_approx) {}
 

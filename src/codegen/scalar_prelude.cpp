@@ -101,8 +101,17 @@ template <class F> TR_INLINE F tr_fmax(F a, F b) {
 #ifdef __CUDA_ARCH__
 // On the GPU, max.f32 / min.f32 compute the same function in one instruction (a NaN operand
 // gives the other operand, -0 < +0); NaN from two NaNs is the canonical one.
-template <> __device__ __forceinline__ float tr_fmax<float>(float a, float b) { return fmaxf(a, b); }
-template <> __device__ __forceinline__ float tr_fmin<float>(float a, float b) { return fminf(a, b); }
+// (Inline PTX: fmaxf goes through LLVM's maxnum, which may return either zero.)
+template <> __device__ __forceinline__ float tr_fmax<float>(float a, float b) {
+  float r;
+  asm("max.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
+template <> __device__ __forceinline__ float tr_fmin<float>(float a, float b) {
+  float r;
+  asm("min.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
 #endif
 template <class F> TR_INLINE F tr_fmin_nan(F a, F b) { return (a != a) ? a : (b != b) ? b : tr_fmin(a, b); }
 template <class F> TR_INLINE F tr_fmax_nan(F a, F b) { return (a != a) ? a : (b != b) ? b : tr_fmax(a, b); }

@@ -177,7 +177,11 @@ CValue call_lib(BuiltinContext& ctx, const LibFn& f, CValues args, std::vector<K
     ir::Value* r = math(ctx, f.fn, v, loc);  // clz / popc in the operand's width, then int32
     return CValue::of_tensor(sem::cast(b, r, ty.with_scalar(ScalarType::I32), loc));
   }
-  return CValue::of_tensor(math(ctx, f.fn, v, loc));
+  ir::Value* r = math(ctx, f.fn, v, loc);
+  // libdevice.exp / exp2 are __nv_expf / __nv_exp2f upstream (accurate to ~2 ulp), not the
+  // approximate instruction tl.exp becomes in native numerics on NVIDIA GPUs (c_expr.h).
+  if ((f.fn == MathFn::Exp || f.fn == MathFn::Exp2) && r->def) r->def->attrs["precise"] = int64_t{1};
+  return CValue::of_tensor(r);
 }
 
 }  // namespace

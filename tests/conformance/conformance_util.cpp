@@ -177,14 +177,18 @@ void Case::compare_cuda(const Result& ref, const Result& c, bool native) const {
     if (x == y || order_dependent(i)) continue;
     const std::string kind = i < kinds.size() ? kinds[i] : "";
     const size_t step = kind == "f32" ? 4 : kind == "f64" ? 8 : (kind == "f16" || kind == "bf16") ? 2 : 1;
-    // Native numerics: each float element within a relative 2^-12 (fp32 / fp64), 2^-9 (fp16),
-    // 2^-6 (bf16) of the interpreter's, measured against the larger of the two values and the
-    // argument's largest magnitude (cancellation after an approximate exp / div may lose
-    // relative accuracy in small results, never against the output's scale).
-    const double rel = kind == "f16" ? 0x1p-9 : kind == "bf16" ? 0x1p-6 : 0x1p-12;
+    // Native numerics: each fp32 / fp16 / bf16 element within a relative 2^-14 (fp32: the
+    // approximate exp's 2^-18 and div.full's 2 ulp, with room for a few dependent ops) or two
+    // ulps (2^-9 fp16, 2^-6 bf16) of the interpreter's, measured against the larger of the two
+    // values and the argument's largest written magnitude (cancellation after an approximate
+    // exp / div may lose relative accuracy in small results, never against the output's
+    // scale; elements still holding the 0x5A poison are left out of the scale). fp64 has no
+    // native approximation: compared as in portable numerics.
+    const double rel = kind == "f16" ? 0x1p-9 : kind == "bf16" ? 0x1p-6 : 0x1p-14;
+    const bool tolerant = native && (kind == "f32" || kind == "f16" || kind == "bf16");
     double scale = 0;
     std::vector<double> xs, ys;
-    if (native && !kind.empty()) {
+    if (tolerant) {
       for (size_t k = 0; k + step <= x.size(); k += step) {
         double p, q;
         if (kind == "f32") {
@@ -200,14 +204,16 @@ void Case::compare_cuda(const Result& ref, const Result& c, bool native) const {
           q = half_value(u16(y, k), kind == "bf16");
         }
         xs.push_back(p), ys.push_back(q);
-        if (std::isfinite(p)) scale = std::max(scale, std::fabs(p));
+        bool poison = true;
+        for (size_t b = 0; b < step; ++b) poison = poison && x[k + b] == 0x5A;
+        if (std::isfinite(p) && !poison) scale = std::max(scale, std::fabs(p));
       }
     }
     size_t bad = x.size();
     for (size_t k = 0; k + step <= x.size() && bad == x.size(); k += step) {
       if (std::memcmp(&x[k], &y[k], step) == 0) continue;
       bool ok = false;
-      if (native && !kind.empty()) {
+      if (tolerant) {
         const double p = xs[k / step], q = ys[k / step];
         ok = (std::isnan(p) && std::isnan(q)) || (std::isinf(p) && p == q) ||
              (std::isfinite(p) && std::isfinite(q) && std::fabs(p - q) <= rel * std::max({std::fabs(p), std::fabs(q), scale}));

@@ -13,10 +13,10 @@
 // library differs from glibc's by an ulp or two) may differ by up to 4 ulp (fp32 / fp64) or
 // 1 ulp (fp16 / bf16). In native numerics (the case's own options; skipped when the case
 // asks for portable) the approximations upstream Triton uses (div.full, ex2.approx, tensor
-// cores) may move float outputs: each element must be within a relative 2^-12 (fp32 /
-// fp64), 2^-9 (fp16) or 2^-6 (bf16) of the interpreter's, against the larger of the two
-// and the argument's largest magnitude; NaN where the interpreter has NaN, the same
-// infinities; integer outputs bit-exact. Float element types come from the signature's pointer types. A case
+// cores) may move float outputs: each fp32 / fp16 / bf16 element must be within a relative
+// 2^-14 (fp32), 2^-9 (fp16) or 2^-6 (bf16) of the interpreter's, against the larger of the
+// two and the argument's largest written magnitude; NaN where the interpreter has NaN, the
+// same infinities; fp64 and integer outputs as in portable numerics. Float element types come from the signature's pointer types. A case
 // whose outputs depend on the order in which a program's lanes apply atomics (the old
 // values returned) declares it with order_free(): on the GPU that order is not defined.
 //

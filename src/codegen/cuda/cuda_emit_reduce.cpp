@@ -88,6 +88,11 @@ void Emitter::emit_reduce(const Op& op) {
   }
   std::vector<int64_t> live;
   for (int64_t r = 0; r < R; ++r) live.push_back(r);
+  // One shared-memory slot per thread and partial, as wide as the widest operand element
+  // (16-byte aligned).
+  int64_t widest = 1;
+  for (const Value* o : op.operands) widest = std::max<int64_t>(widest, o->type.is_ptr ? 8 : ir::byte_size(o->type.scalar));
+  const int64_t slot_bytes = (widest * threads() + 15) / 16 * 16;
   auto combine_into = [&](int64_t r, const std::vector<std::string>& lhs, const std::vector<std::string>& rhs) {
     std::vector<std::string> res = emit_combine(op, lhs, rhs);
     for (size_t k = 0; k < N; ++k) line(fmt::format("{}[{}] = {};", w[k], r, res[k]));
@@ -117,7 +122,7 @@ void Emitter::emit_reduce(const Op& op) {
         combine_into(r, {fmt::format("{}[{}]", w[0], r)}, {o});
       }
     if (!warp_bits.empty()) {
-      const int64_t slot = int64_t{8} * threads();
+      const int64_t slot = slot_bytes;
       need_smem(slot * static_cast<int64_t>(live.size()));
       line("__syncthreads();");
       for (size_t s = 0; s < live.size(); ++s)
@@ -171,7 +176,7 @@ void Emitter::emit_reduce(const Op& op) {
       // in the same tree (the first bit's pairs first), lower index on the left.
       std::vector<int> wb = {bit};
       while (j > 0 && holder(L, axis, j - 1).first == 2) wb.push_back(holder(L, axis, --j).second);
-      const int64_t slot = int64_t{8} * threads();
+      const int64_t slot = slot_bytes;
       need_smem(slot * static_cast<int64_t>(live.size() * N));
       line("__syncthreads();");
       for (size_t s = 0; s < live.size(); ++s)
