@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "codegen/cpu/cpu_emitter.h"
+#include "codegen/topk_text.h"
 #include "ir/sort_params.h"
 
 namespace tritium::codegen::cpu {
@@ -230,18 +231,7 @@ void Emitter::emit_sort(const Op& op) {
     line("const int64_t half_ = m_ / 2;");
     open(fmt::format("for (int64_t r_ = 0; r_ < {}; ++r_)", rows));
     open("for (int64_t np_ = 0; np_ < half_; ++np_)");
-    line(fmt::format("const int64_t low_ = np_ & (((int64_t)1 << {0}) - 1), high_ = np_ >> {0};", lk));
-    line(fmt::format("const int64_t ia_ = r_ * m_ + ((high_ << ({0} + 1)) | low_), ib_ = ia_ + ((int64_t)1 << {0});", lk));
-    line(fmt::format("const auto xa_ = {}; const auto xb_ = {};", cv("cur_[ia_]"), cv("cur_[ib_]")));
-    if (ir::is_float(S)) {
-      line("bool take_b_;");
-      line("if (xa_ != xa_) take_b_ = true; else if (xb_ != xb_) take_b_ = false;");
-      line(fmt::format("else if (xa_ == xb_) take_b_ = {}__builtin_signbit(xa_);", desc ? "" : "!"));
-      line(fmt::format("else take_b_ = {};", desc ? "xb_ > xa_" : "xb_ < xa_"));
-    } else {
-      line(fmt::format("const bool take_b_ = {};", desc ? "xb_ > xa_" : "xa_ > xb_"));
-    }
-    line("nxt_[r_ * half_ + np_] = take_b_ ? cur_[ib_] : cur_[ia_];");
+    for (const std::string& l : topk_pair_select(S, lk, desc)) line(l);
     close();
     close();
     line(fmt::format("{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", T));

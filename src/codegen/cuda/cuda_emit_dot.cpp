@@ -155,7 +155,7 @@ void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
 }
 
 void Emitter::emit_dot(const Op& op) {
-  if (const MmaPlan mp = mma_plan(op, num_warps_, opts_.portable_numerics, mma_warps_along_m(fn_)); mp.ok) return emit_mma(op, mp);
+  if (const MmaPlan mp = mma_plan(op, num_warps_, opts_.portable_numerics, plan_.mma_along_m); mp.ok) return emit_mma(op, mp);
   const Value* a = op.operands[0];
   const Value* b = op.operands[1];
   const Value* c = op.operands[2];

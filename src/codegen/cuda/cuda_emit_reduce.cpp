@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "codegen/cuda/cuda_emitter.h"
+#include "codegen/topk_text.h"
 #include "ir/sort_params.h"
 
 namespace tritium::codegen::cuda {
@@ -97,7 +98,8 @@ void Emitter::emit_reduce(const Op& op) {
     std::vector<std::string> res = emit_combine(op, lhs, rhs);
     for (size_t k = 0; k < N; ++k) line(fmt::format("{}[{}] = {};", w[k], r, res[k]));
   };
-  if (order_free_combine(op, !opts_.portable_numerics)) {
+  const bool any_order = order_free_combine(op, !opts_.portable_numerics);
+  if (any_order) {
     // Any order: the thread's registers first, then lanes by butterfly shuffles (both
     // partners combine the same two values), then all warp bits in one shared-memory round.
     std::vector<int> lane_bits, warp_bits;
@@ -152,7 +154,7 @@ void Emitter::emit_reduce(const Op& op) {
       }
     }
   }
-  for (int j = nb - 1; j >= 0 && !order_free_combine(op, !opts_.portable_numerics); --j) {
+  for (int j = nb - 1; j >= 0 && !any_order; --j) {
     auto [h, bit] = holder(L, axis, j);
     if (h < 0) refuse(op, "reduced axis bit without a holder");
     if (h == 0) {
@@ -421,18 +423,7 @@ void Emitter::emit_sort(const Op& op) {
     line("const int64_t half_ = m_ / 2;");
     open(fmt::format("for (int64_t e_ = tr_tid; e_ < {} * half_; e_ += {})", rows, threads()));
     line("const int64_t r_ = e_ / half_, np_ = e_ % half_;");
-    line(fmt::format("const int64_t low_ = np_ & (((int64_t)1 << {0}) - 1), high_ = np_ >> {0};", lk));
-    line(fmt::format("const int64_t ia_ = r_ * m_ + ((high_ << ({0} + 1)) | low_), ib_ = ia_ + ((int64_t)1 << {0});", lk));
-    line(fmt::format("const auto xa_ = {}; const auto xb_ = {};", cv("cur_[ia_]"), cv("cur_[ib_]")));
-    if (ir::is_float(S)) {
-      line("bool take_b_;");
-      line("if (xa_ != xa_) take_b_ = true; else if (xb_ != xb_) take_b_ = false;");
-      line(fmt::format("else if (xa_ == xb_) take_b_ = {}__builtin_signbit(xa_);", desc ? "" : "!"));
-      line(fmt::format("else take_b_ = {};", desc ? "xb_ > xa_" : "xb_ < xa_"));
-    } else {
-      line(fmt::format("const bool take_b_ = {};", desc ? "xb_ > xa_" : "xa_ > xb_"));
-    }
-    line("nxt_[r_ * half_ + np_] = take_b_ ? cur_[ib_] : cur_[ia_];");
+    for (const std::string& l : topk_pair_select(S, lk, desc)) line(l);
     close();
     line("__syncthreads();");
     line(fmt::format("{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", T));

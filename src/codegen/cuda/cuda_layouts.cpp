@@ -541,6 +541,7 @@ struct Planner {
 
 LayoutPlan plan_layouts(const ir::Function& fn, int num_warps, bool portable) {
   Planner p{num_warps, portable, mma_warps_along_m(fn), passes::AxisAnalysis(fn), {}, {}, {}};
+  p.plan.mma_along_m = p.along_m;
   p.backward(fn.body);
   p.visit(fn.body);
   return std::move(p.plan);

@@ -101,6 +101,7 @@ bool mma_warps_along_m(const ir::Function& fn);
 /// The layout of every tensor value of `fn` (block arguments of regions included).
 struct LayoutPlan {
   std::map<const ir::Value*, LinearLayout> layouts;
+  bool mma_along_m = false;  ///< mma_warps_along_m(fn): pass to mma_plan
   /// The layout of `v`; throws std::logic_error when the plan has none.
   const LinearLayout& of(const ir::Value* v) const;
 };
