@@ -257,6 +257,18 @@ void AxisAnalysis::visit(const ir::Op& op) {
       }
       break;
     }
+    case OpKind::And: case OpKind::Or: case OpKind::Xor: case OpKind::Not: case OpKind::Neg: case OpKind::Min:
+    case OpKind::Max: case OpKind::Div: case OpKind::IDiv: case OpKind::Rem: case OpKind::Shl: case OpKind::Shr:
+    case OpKind::Math: case OpKind::Bitcast: {
+      // A pure elementwise function of operands that are each constant over a run is
+      // constant there (masks combined with &, |: the bounds masks of a 2-D tile).
+      for (size_t d = 0; d < n; ++d) {
+        int64_t k = size_of(r, d);
+        for (size_t i = 0; i < op.operands.size(); ++i) k = std::min(k, in(static_cast<int>(i)).constancy[d]);
+        out.constancy[d] = k;
+      }
+      break;
+    }
     case OpKind::Cast: {
       const ir::Value* x = op.operands[0];
       // Integer widening keeps every value (and so every fact); anything else only constancy.

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <memory>
 #include <stdexcept>
 
 #include "codegen/cuda/cuda_emitter.h"
@@ -19,8 +20,18 @@ CudaKernelSource render_cuda(const ir::Module& m, const runtime::CodegenOptions&
       break;
     }
   ir::verify_or_throw(*fn, &m);
-  cuda::Emitter e(*fn, opts);
-  const std::string body = e.render();
+  // A pipelined loop's ring takes num_stages slots; where ring and scratch together pass
+  // what sm_90 allows a block (227 KiB with opt-in), render again with one stage fewer, as
+  // upstream Triton lowers num_stages when its buffers do not fit.
+  constexpr int64_t kSharedLimit = 232448;
+  std::unique_ptr<cuda::Emitter> ep = std::make_unique<cuda::Emitter>(*fn, opts);
+  std::string body = ep->render();
+  for (int s = opts.num_stages - 1; s >= 1 && ep->ring_bytes() > 0 && ep->shared_bytes() > kSharedLimit; --s) {
+    ep = std::make_unique<cuda::Emitter>(*fn, opts);
+    ep->set_max_stages(s);
+    body = ep->render();
+  }
+  cuda::Emitter& e = *ep;
   CudaKernelSource out;
   out.entry = "tritium_" + fn->name;
   out.threads = e.threads();

@@ -108,12 +108,15 @@ void Emitter::emit_for(const Op& op) {
   close();
   const bool stores = writes_memory(body);
   flush_before_loop(body);
+  const PipePlan pp = plan_pipeline(op);  // cuda_emit_pipeline.cpp
+  if (pp.ok) pipeline_prologue(op, pp, carried, lb, st, trips);
   open(fmt::format("for (uint64_t {0} = 0; {0} < {1}; ++{0})", k, trips));
   if (stores) note_accesses_of(body);  // the previous iteration's loads and stores
   std::string ivn = fresh("s");
   line(fmt::format("{} const {} = ({})((uint64_t){} + {} * (uint64_t){});", CExpr::ctype(ivt), ivn, CExpr::ctype(ivt), lb,
                    k, st));
   bind_scalar(body.args[0], ivn);
+  if (pp.ok) pipeline_iteration(op, pp, carried, k, lb, st, trips, ivn);
   terminator_handlers.push_back([&, n](const Op& y) {
     if (y.kind != OpKind::Yield || y.operands.size() != n) refuse(op, "loop body must yield the carried values");
     std::vector<std::string> src(n);
@@ -136,6 +139,7 @@ void Emitter::emit_for(const Op& op) {
   emit_block(body);
   terminator_handlers.pop_back();
   close();
+  if (pp.ok) pipeline_epilogue(pp);
   if (stores) note_accesses_of(body);
 }
 

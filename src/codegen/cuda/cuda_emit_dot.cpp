@@ -37,16 +37,13 @@ int log2_of(int64_t x) {
   while ((int64_t{1} << l) < x) ++l;
   return l;
 }
-// The index of element i of a row-major [rows, C] tile of 16-bit elements in its shared
-// copy: the 16-byte chunks of row r XOR-swizzled by r mod min(8, C / 8), so that the eight
-// row addresses of an ldmatrix (same columns, eight consecutive rows) fall in different
-// banks.
-std::string swizzled(const std::string& i, int64_t C) {
+}  // namespace
+
+std::string Emitter::swizzled_index(const std::string& i, int64_t C) {
   const int64_t s = std::min<int64_t>(8, C / 8);
   if (s <= 1) return i;
   return fmt::format("tr_swz({}, {}, {})", i, log2_of(C), s - 1);
 }
-}  // namespace
 
 void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
   const Value* a = op.operands[0];
@@ -55,21 +52,30 @@ void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
   const Value* r = op.results[0];
   if (!(layout_of(r) == mp.acc)) refuse(op, "dot result not planned in the mma layout");
   const int64_t M = a->type.shape[0], K = a->type.shape[1], N = b->type.shape[1];
-  // An operand already in its fragment layout is read from registers; any other goes to
-  // shared memory once (row-major, swizzled) and each k-step's fragments are loaded from
-  // there with ldmatrix just before their mma instructions, so only one k-step of
-  // fragments is live at a time.
-  const bool a_sm = !(layout_of(a) == mp.a), b_sm = !(layout_of(b) == mp.b);
+  // An operand already in its fragment layout is read from registers (a loop-invariant a
+  // may have been converted to packed fragments before a pipelined loop: frag_regs_); an
+  // operand a pipelined loop copied ahead is read from its ring slot (staged_); any other
+  // goes to shared memory once (row-major, swizzled). Each k-step's fragments are loaded
+  // from shared memory with ldmatrix just before their mma instructions, so only one
+  // k-step of fragments is live at a time.
+  const auto fr = frag_regs_.find(&op);
+  const auto sta = staged_.find(a), stb = staged_.find(b);
+  const bool a_st = sta != staged_.end(), b_st = stb != staged_.end();
+  const bool a_reg = fr != frag_regs_.end() || (!a_st && layout_of(a) == mp.a);
+  const bool b_reg = !b_st && layout_of(b) == mp.b;
+  const bool a_sm = !a_reg, b_sm = !b_reg;
+  const bool b_kmajor = b_st && stb->second.kmajor;
   ensure(c, mp.acc);
-  ensure(a, a_sm ? layout_of(a) : mp.a);
-  ensure(b, b_sm ? layout_of(b) : mp.b);
+  if (!a_st && fr == frag_regs_.end()) ensure(a, a_sm ? layout_of(a) : mp.a);
+  if (!b_st) ensure(b, b_sm ? layout_of(b) : mp.b);
   std::string sa, sb;
-  if (a_sm || b_sm) {
+  if ((a_sm && !a_st) || (b_sm && !b_st)) {
     line(fmt::format("// dot %{}: operands to shared memory for ldmatrix", r->id));
     line("__syncthreads();");
     const int64_t a_bytes = (M * K * 2 + 15) / 16 * 16;
-    if (a_sm) sa = to_smem(a, 0, [&](const std::string& i) { return swizzled(i, K); });
-    if (b_sm) sb = to_smem(b, a_sm ? a_bytes : 0, [&](const std::string& i) { return swizzled(i, N); });
+    const bool a_w = a_sm && !a_st;
+    if (a_w) sa = to_smem(a, 0, [&](const std::string& i) { return swizzled_index(i, K); });
+    if (b_sm && !b_st) sb = to_smem(b, a_w ? a_bytes : 0, [&](const std::string& i) { return swizzled_index(i, N); });
     line("__syncthreads();");
   }
   const int64_t R = mp.acc.size(HwDim::Register);
@@ -86,23 +92,31 @@ void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
     line(fmt::format("const int32_t {} = (tr_warp & {}) * 16 + (tr_lane & 7) + ((tr_lane >> 3) & 1) * 8;", a_row,
                      mp.wm - 1));
     line(fmt::format("const int32_t {} = (tr_lane >> 4) * 8;", a_col));
-    line(fmt::format("const uint32_t {} = (uint32_t)__cvta_generic_to_shared({});", sa_u, sa));
+    if (a_st) line(fmt::format("const uint32_t {} = {};", sa_u, sta->second.addr));
+    else line(fmt::format("const uint32_t {} = (uint32_t)__cvta_generic_to_shared({});", sa_u, sa));
   }
   if (b_sm) {
     b_row = fresh("lr");
     b_col = fresh("lc");
     sb_u = fresh("sbu");
-    line(fmt::format("const int32_t {} = (tr_lane & 7) + ((tr_lane >> 3) & 1) * 8;", b_row));
-    line(fmt::format("const int32_t {} = ((tr_warp >> {}) & {}) * 8 + (tr_lane >> 4) * {};", b_col, wmb, mp.wn - 1,
-                     8 * mp.wn));
-    line(fmt::format("const uint32_t {} = (uint32_t)__cvta_generic_to_shared({});", sb_u, sb));
+    if (b_kmajor) {  // [N][K]: rows are n (lanes 16..31: the next n-tile), k 8.. by lanes 8..15
+      line(fmt::format("const int32_t {} = ((tr_warp >> {}) & {}) * 8 + (tr_lane & 7) + ((tr_lane >> 4) & 1) * {};", b_row,
+                       wmb, mp.wn - 1, 8 * mp.wn));
+      line(fmt::format("const int32_t {} = ((tr_lane >> 3) & 1) * 8;", b_col));
+    } else {
+      line(fmt::format("const int32_t {} = (tr_lane & 7) + ((tr_lane >> 3) & 1) * 8;", b_row));
+      line(fmt::format("const int32_t {} = ((tr_warp >> {}) & {}) * 8 + (tr_lane >> 4) * {};", b_col, wmb, mp.wn - 1,
+                       8 * mp.wn));
+    }
+    if (b_st) line(fmt::format("const uint32_t {} = {};", sb_u, stb->second.addr));
+    else line(fmt::format("const uint32_t {} = (uint32_t)__cvta_generic_to_shared({});", sb_u, sb));
   }
   for (int64_t kt = 0; kt < mp.kt; ++kt) {
     std::vector<std::string> fa(static_cast<size_t>(mp.mt)), fb(static_cast<size_t>(mp.nt));
     for (int64_t mt = 0; mt < mp.mt; ++mt) {
       fa[mt] = fresh("fa");
       if (a_sm) {
-        const std::string idx = swizzled(fmt::format("({} + {}) * {} + {} + {}", a_row, 16 * mp.wm * mt, K, a_col, 16 * kt), K);
+        const std::string idx = swizzled_index(fmt::format("({} + {}) * {} + {} + {}", a_row, 16 * mp.wm * mt, K, a_col, 16 * kt), K);
         line(fmt::format("uint32_t {}[4];", fa[mt]));
         line(fmt::format("asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{%0, %1, %2, %3}}, [%4];\" : "
                          "\"=r\"({0}[0]), \"=r\"({0}[1]), \"=r\"({0}[2]), \"=r\"({0}[3]) : \"r\"({1} + 2u * (uint32_t)({2})));",
@@ -110,6 +124,11 @@ void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
         continue;
       }
       const int64_t abase = (kt << 3) | (mt << (3 + lk));
+      if (fr != frag_regs_.end()) {
+        line(fmt::format("const uint32_t {0}[4] = {{{1}[{2}], {1}[{3}], {1}[{4}], {1}[{5}]}};", fa[mt], fr->second,
+                         abase / 2, abase / 2 + 1, abase / 2 + 2, abase / 2 + 3));
+        continue;
+      }
       line(fmt::format("const uint32_t {}[4] = {{{}, {}, {}, {}}};", fa[mt], pack2(el(a, mp.a, abase + 0), el(a, mp.a, abase + 1)),
                        pack2(el(a, mp.a, abase + 2), el(a, mp.a, abase + 3)),
                        pack2(el(a, mp.a, abase + 4), el(a, mp.a, abase + 5)),
@@ -121,19 +140,22 @@ void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
         // x4.trans: fragments of n-tiles nt and nt + 1 (lanes 16..31 address the second);
         // x2.trans for a last single one.
         const bool pair = nt + 1 < mp.nt;
-        const std::string idx = swizzled(fmt::format("({} + {}) * {} + {} + {}", b_row, 16 * kt, N, b_col, 8 * mp.wn * nt), N);
+        const std::string idx =
+            b_kmajor ? swizzled_index(fmt::format("({} + {}) * {} + {} + {}", b_row, 8 * mp.wn * nt, K, b_col, 16 * kt), K)
+                     : swizzled_index(fmt::format("({} + {}) * {} + {} + {}", b_row, 16 * kt, N, b_col, 8 * mp.wn * nt), N);
+        const char* tr = b_kmajor ? "" : ".trans";
         if (pair) {
           fb[nt + 1] = fresh("fb");
           line(fmt::format("uint32_t {}[2], {}[2];", fb[nt], fb[nt + 1]));
-          line(fmt::format("asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {{%0, %1, %2, %3}}, [%4];\" : "
+          line(fmt::format("asm volatile(\"ldmatrix.sync.aligned.m8n8.x4{4}.shared.b16 {{%0, %1, %2, %3}}, [%4];\" : "
                            "\"=r\"({0}[0]), \"=r\"({0}[1]), \"=r\"({1}[0]), \"=r\"({1}[1]) : \"r\"({2} + 2u * (uint32_t)({3})));",
-                           fb[nt], fb[nt + 1], sb_u, idx));
+                           fb[nt], fb[nt + 1], sb_u, idx, tr));
           ++nt;
         } else {
           line(fmt::format("uint32_t {}[2];", fb[nt]));
-          line(fmt::format("asm volatile(\"ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {{%0, %1}}, [%2];\" : "
+          line(fmt::format("asm volatile(\"ldmatrix.sync.aligned.m8n8.x2{3}.shared.b16 {{%0, %1}}, [%2];\" : "
                            "\"=r\"({0}[0]), \"=r\"({0}[1]) : \"r\"({1} + 2u * (uint32_t)({2})));",
-                           fb[nt], sb_u, idx));
+                           fb[nt], sb_u, idx, tr));
         }
         continue;
       }

@@ -28,8 +28,9 @@ namespace {
 
 int elem_bytes(const ir::Type& t) { return t.is_ptr ? 8 : std::max(1, ir::byte_size(t.scalar)); }
 
-// The vector width (elements) of a tensor access in layout `l` through `ptr` with `mask`.
-int vector_width(const Emitter& e, const LinearLayout& l, const Value* ptr, const Value* mask, int eb, int* dim) {
+}  // namespace
+
+int access_vector(const Emitter& e, const LinearLayout& l, const Value* ptr, const Value* mask, int eb, int* dim) {
   if (l.bits(HwDim::Register) == 0) return 1;
   const auto& b0 = l.basis(HwDim::Register, 0);
   int d0 = -1;
@@ -55,8 +56,6 @@ int vector_width(const Emitter& e, const LinearLayout& l, const Value* ptr, cons
   *dim = d0;
   return v;
 }
-
-}  // namespace
 
 std::string unpack_word(const std::string& w, int i, int eb, const std::string& T) {
   switch (eb) {
@@ -132,7 +131,7 @@ void Emitter::emit_load(const Op& op) {
   std::string a = declare_array(r->type, R, "v");
   const int eb = elem_bytes(r->type);
   int d0 = 0;
-  const int V = (vol || r->type.scalar == ScalarType::I1) ? 1 : vector_width(*this, l, ptr, mask, eb, &d0);
+  const int V = (vol || r->type.scalar == ScalarType::I1) ? 1 : access_vector(*this, l, ptr, mask, eb, &d0);
   for (int64_t g = 0; g < R; g += V) {
     auto other_of = [&](int64_t rr) { return other ? el(other, l, rr) : CExpr::zero_of(r->type.element()); };
     if (V == 1) {
@@ -179,7 +178,7 @@ void Emitter::emit_store(const Op& op) {
   const ir::Type vt = val->type.element();
   const int eb = elem_bytes(vt);
   int d0 = 0;
-  const int V = vt.scalar == ScalarType::I1 && !vt.is_ptr ? 1 : vector_width(*this, l, ptr, mask, eb, &d0);
+  const int V = vt.scalar == ScalarType::I1 && !vt.is_ptr ? 1 : access_vector(*this, l, ptr, mask, eb, &d0);
   ensure(ptr, l);
   ensure(val, l);
   ensure(mask, l);

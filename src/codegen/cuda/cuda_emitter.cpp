@@ -414,6 +414,7 @@ bool is_elementwise(OpKind k) {
 }  // namespace
 
 void Emitter::emit_op(const Op& op) {
+  if (skip_ops_.count(&op)) return;  // a pipelined load: its tile is in the ring
   if (op.info().flags == ir::kPure && !op.results.empty()) {
     bool used = false;
     for (const Value* r : op.results) used = used || uses(r) > 0;
@@ -539,7 +540,12 @@ std::string Emitter::render() {
     bind_scalar(a, n);
   }
   emit_block(fn_.body);
-  return prologue_ + out_;
+  // The pipelining ring first (cuda_emit_pipeline.cpp), scratch after it.
+  const std::string smem = fmt::format(
+      "  unsigned char* const tr_smem = tr_dyn_smem + {};\n"
+      "  const uint32_t tr_ring = (uint32_t)__cvta_generic_to_shared(tr_dyn_smem);\n  (void)tr_smem; (void)tr_ring;\n",
+      ring_bytes_);
+  return smem + prologue_ + out_;
 }
 
 }  // namespace tritium::codegen::cuda

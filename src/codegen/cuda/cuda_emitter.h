@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -33,12 +34,20 @@ const char* vec_type(int bytes);
 /// bytes in all), the first element in the lowest bytes.
 std::string pack_words(const std::vector<std::string>& elems, int eb);
 
+class Emitter;
+/// The vector width (elements) of a tensor access in layout `l` through `ptr` with `mask`
+/// (elements of `eb` bytes): registers whose low bits run along one dimension, pointers
+/// proved contiguous and aligned over the vector and the mask constant there (axis
+/// analysis); up to 16 bytes, at least 4 (else 1). *dim receives that dimension.
+int access_vector(const Emitter& e, const LinearLayout& l, const ir::Value* ptr, const ir::Value* mask, int eb, int* dim);
+
 class Emitter {
  public:
   Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts);
   /// The kernel body's text (declarations of the per-thread coordinates first).
   std::string render();
-  int64_t shared_bytes() const { return smem_bytes_; }
+  /// Dynamic shared memory: the pipelining ring, then scratch.
+  int64_t shared_bytes() const { return ring_bytes_ + smem_bytes_; }
   int threads() const { return 32 * num_warps_; }
   std::vector<CudaFailSite> fail_sites;
 
@@ -126,6 +135,49 @@ class Emitter {
   void emit_dot(const ir::Op& op);
   void emit_mma(const ir::Op& op, const MmaPlan& mp);
   void emit_for(const ir::Op& op);
+
+  // ---- software pipelining of dot operands (cuda_emit_pipeline.cpp) --------------------
+  struct PipeLoad {
+    const ir::Op* load = nullptr;      ///< the load, not emitted in the body
+    const ir::Op* dot = nullptr;
+    int which = 0;                     ///< 0: the dot's a, 1: its b
+    const ir::Value* operand = nullptr;  ///< the dot operand (the load or tl.trans of it)
+    int vec = 1, cdim = 1;             ///< elements per copy; the load's contiguous dim
+    int64_t rows = 0, cols = 0;        ///< the shared tile [rows][cols], cols contiguous
+    bool kmajor = false;               ///< b stored [N][K] (read with ldmatrix, no .trans)
+    int64_t offset = 0;                ///< byte offset in a ring slot
+  };
+  struct PipePlan {
+    bool ok = false;
+    int stages = 0;
+    int64_t stage_bytes = 0;                 ///< one ring slot (every load's tile)
+    std::vector<PipeLoad> loads;
+    std::vector<const ir::Op*> slice;        ///< body ops computing their pointers and masks
+    std::vector<int> advanced;               ///< carried pointers kept S-1 iterations ahead
+    std::vector<const ir::Op*> hoisted;      ///< dots whose a is read from registers
+  };
+  /// A shared-memory tile holding a dot operand in the current iteration.
+  struct Staged {
+    std::string addr;  ///< its 32-bit shared address
+    int64_t cols = 0;
+    bool kmajor = false;
+  };
+  PipePlan plan_pipeline(const ir::Op& loop);
+  void pipeline_prologue(const ir::Op& loop, const PipePlan& pp, const std::vector<std::string>& carried,
+                         const std::string& lb, const std::string& st, const std::string& trips);
+  void pipeline_iteration(const ir::Op& loop, const PipePlan& pp, const std::vector<std::string>& carried,
+                          const std::string& k, const std::string& lb, const std::string& st, const std::string& trips,
+                          const std::string& ivn);
+  void pipeline_issue(const ir::Op& loop, const PipePlan& pp, const std::vector<std::string>& carried,
+                      const std::string& iv, const std::string& valid, const std::string& slot, bool advance);
+  void pipeline_epilogue(const PipePlan& pp);
+  /// At most this many stages (render_cuda lowers it when shared memory overflows).
+  void set_max_stages(int s) { max_stages_ = s; }
+  int64_t ring_bytes() const { return ring_bytes_; }
+  /// The shared-memory index of element i of a row-major tile with C 16-bit columns: its
+  /// 16-byte chunks XOR-swizzled by the row (mod min(8, C / 8)), so that the eight row
+  /// addresses of an ldmatrix fall in different banks.
+  static std::string swizzled_index(const std::string& i, int64_t C);
   void emit_if(const ir::Op& op);
   void emit_while(const ir::Op& op);
   void emit_map(const ir::Op& op);
@@ -165,6 +217,11 @@ class Emitter {
   std::unordered_map<const ir::Value*, int> uses_;
   std::unordered_map<const ir::Value*, int> remat_memo_;  // tree size, or -1
   std::map<std::string, std::string> hw_vars_;  // (layout key, dim) -> variable
+  int max_stages_ = 1 << 20;
+  int64_t ring_bytes_ = 0;
+  std::unordered_map<const ir::Value*, Staged> staged_;         // dot operand -> its ring tile
+  std::unordered_map<const ir::Op*, std::string> frag_regs_;    // dot -> its a in packed fragments
+  std::set<const ir::Op*> skip_ops_;                              // pipelined loads
   std::vector<std::map<std::pair<const ir::Value*, std::string>, std::string>> conv_memo_;  // per scope
  public:
   // Global-memory accesses since the last hazard barrier (cuda_emit_memory.cpp): a later

@@ -498,6 +498,14 @@ struct Planner {
       default:
         break;
     }
+    // A narrowing cast (acc.to(tl.float16) before the store) stays in its operand's layout
+    // when that differs from the one wanted: the conversion then moves the narrower values
+    // (upstream Triton converts the truncated accumulator, too).
+    if (op.kind == OpKind::Cast && src && src->type.is_tensor() && r0->type.is_tensor() && w != want.end() &&
+        !src->type.is_ptr && !r0->type.is_ptr && ir::byte_size(r0->type.scalar) < ir::byte_size(src->type.scalar)) {
+      const LinearLayout* in = get(src);
+      if (in && !(*in == w->second)) return set(r0, *in);
+    }
     for (const ir::Value* r : op.results) {
       if (!r->type.is_tensor()) continue;
       if (auto wr = want.find(r); wr != want.end()) {

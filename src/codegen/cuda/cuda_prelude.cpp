@@ -40,7 +40,21 @@ typedef union tritium_arg { void* ptr; int64_t i64; uint64_t u64; double f64; fl
 #define __builtin_popcount __popc
 #define __builtin_popcountll __popcll
 )TRCUDA") + scalar_prelude_text() + R"TRCUDA(
-extern __shared__ __align__(16) unsigned char tr_smem[];
+extern __shared__ __align__(128) unsigned char tr_dyn_smem[];
+
+// ---- asynchronous copies global -> shared (cp.async, sm_80+; software pipelining) ------
+// `n` bytes when `pred`, else zero-filled with nothing read (src-size 0).
+TR_INLINE void tr_cp_async16(uint32_t dst, const void* src, bool pred) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(pred ? 16 : 0) : "memory");
+}
+TR_INLINE void tr_cp_async8(uint32_t dst, const void* src, bool pred) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(dst), "l"(src), "r"(pred ? 8 : 0) : "memory");
+}
+TR_INLINE void tr_cp_async4(uint32_t dst, const void* src, bool pred) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(src), "r"(pred ? 4 : 0) : "memory");
+}
+TR_INLINE void tr_cp_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> TR_INLINE void tr_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
 
 // ---- warp shuffles of any element type (by its bits) -------------------------------------
 // Native numerics (c_expr.h, gpu_approx): the approximate instructions upstream Triton
