@@ -1,0 +1,200 @@
+// Loops whose loads feed tl.dot, in the shapes the cuda backend software-pipelines for
+// num_stages > 1 (codegen/cuda/cuda_emit_pipeline.cpp): K loops with carried pointers and
+// ragged masks, trip counts below the stage count and zero, B read K-major (strides or
+// tl.trans), a loop-invariant a with b addressed from the induction variable (attention's
+// pattern), 4- and 8-byte copies (tl.multiple_of hints), and loads the pipeliner must leave
+// alone (other != 0). The ":16" specializations make the accesses provably 16-byte
+// aligned, as Triton's JIT specializes them; the harness runs interp and cpu (bit-exact)
+// and, where a GPU is present, cuda in both numerics.
+//
+// Exactness, so every comparison is equality with a float64 reference: operands are k/64
+// with |k| <= 64 (exact in fp16 and bf16), products are multiples of 2^-12 of magnitude
+// <= 1, and sums of at most 256 of them are multiples of 2^-12 below 2^8: exact in fp32
+// (2^8 / 2^-12 = 2^20 < 2^24) whatever the order, on tensor cores too.
+#include "conformance_util.h"
+#include "halfbits.h"
+
+using namespace conformance;
+
+namespace {
+
+const char* kLoop = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def mm_loop(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+            BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, OTHER: tl.constexpr,
+            TRANS_B: tl.constexpr, HINT: tl.constexpr):
+    if HINT > 0:
+        stride_am = tl.multiple_of(stride_am, HINT)
+        stride_bk = tl.multiple_of(stride_bk, HINT)
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs_m = pid_m * BM + tl.arange(0, BM)
+    offs_n = pid_n * BN + tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
+    if TRANS_B:
+        b_ptrs = b_ptr + offs_n[:, None] * stride_bn + offs_k[None, :] * stride_bk
+    else:
+        b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        rem = K - k * BK
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < rem), other=OTHER)
+        if TRANS_B:
+            bt = tl.load(b_ptrs, mask=(offs_n[:, None] < N) & (offs_k[None, :] < rem), other=0.0)
+            b = tl.trans(bt)
+        else:
+            b = tl.load(b_ptrs, mask=(offs_k[:, None] < rem) & (offs_n[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK * stride_ak
+        b_ptrs += BK * stride_bk
+    tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :], acc,
+             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+@triton.jit
+def a_fixed(a_ptr, b_ptr, c_ptr, NB, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # c = sum_j a @ b_j: a loaded once before the loop, b_j addressed from j
+    offs_m = tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    a = tl.load(a_ptr + offs_m[:, None] * BK + offs_k[None, :])
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for j in range(0, NB):
+        b = tl.load(b_ptr + j * BK * BN + offs_k[:, None] * BN + offs_n[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + offs_m[:, None] * BN + offs_n[None, :], acc)
+)";
+
+// k/64, |k| <= 64, as fp16 or bf16 bits (file comment).
+std::vector<uint16_t> exact_operand(size_t n, bool bf16) {
+  auto k = rand_int<int16_t>(n, -64, 64);
+  std::vector<uint16_t> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = bf16 ? bf16_rne(k[i] / 64.0f) : exact_half(k[i] / 64.0);
+  return v;
+}
+double value(uint16_t h, bool bf16) { return bf16 ? bf16_to_float(h) : half_to_float(h); }
+
+struct Problem {
+  int64_t M, N, K;
+  bool bf16 = false;
+  bool b_kmajor = false;  // b stored [N][K] (stride_bk = 1)
+};
+
+void check_equal(const std::vector<float>& got, const std::vector<double>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  int bad = 0;
+  for (size_t i = 0; i < got.size() && bad < 5; ++i)
+    if (std::isnan(got[i]) || static_cast<double>(got[i]) != want[i]) {
+      ++bad;
+      ADD_FAILURE() << what << " [" << i << "]: got " << got[i] << " want " << want[i];
+    }
+}
+
+// Signatures: a, b, c pointers 16-byte aligned; M, N, K, stride_am, stride_ak, stride_bk,
+// stride_bn, stride_cm as `int_sig` gives them (":16" where the value is a multiple of 16,
+// ":1" where it is 1, as Triton's JIT specializes).
+std::string fmt_sig(const char* t, const std::string& int_sig, int bm, int bn, int bk, const char* other, bool trans_b,
+                    int hint) {
+  return std::string("*") + t + ":16, *" + t + ":16, *fp32:16, " + int_sig + ", " + std::to_string(bm) + ", " +
+         std::to_string(bn) + ", " + std::to_string(bk) + ", " + other + ", " + (trans_b ? "True" : "False") + ", " +
+         std::to_string(hint);
+}
+
+// Runs mm_loop on p with the given meta-parameters and compares with the float64 product.
+void run_loop(const Problem& p, int bm, int bn, int bk, int stages, int warps, const char* other, bool trans_b,
+              int hint, const std::string& int_sig) {
+  const auto a = exact_operand(static_cast<size_t>(p.M * p.K), p.bf16);
+  const auto b = exact_operand(static_cast<size_t>(p.K * p.N), p.bf16);  // [K][N] or [N][K]
+  const bool kmajor = p.b_kmajor || trans_b;
+  std::vector<double> want(static_cast<size_t>(p.M * p.N), 0.0);
+  for (int64_t m = 0; m < p.M; ++m)
+    for (int64_t n = 0; n < p.N; ++n) {
+      double s = 0;
+      for (int64_t k = 0; k < p.K; ++k)
+        s += value(a[m * p.K + k], p.bf16) * value(kmajor ? b[n * p.K + k] : b[k * p.N + n], p.bf16);
+      want[static_cast<size_t>(m * p.N + n)] = s;
+    }
+  const char* t = p.bf16 ? "bf16" : "fp16";
+  const std::string sig = fmt_sig(t, int_sig, bm, bn, bk, other, trans_b, hint);
+  tritium::CompileOptions o;
+  o.num_stages = stages;
+  o.num_warps = warps;
+  Case c(kLoop, "mm_loop", sig, o);
+  const int64_t sbk = kmajor ? 1 : p.N, sbn = kmajor ? p.K : 1;
+  c.in(a).in(b).out<float>(static_cast<size_t>(p.M * p.N));
+  c.scalar(tritium::Arg(static_cast<int32_t>(p.M))).scalar(tritium::Arg(static_cast<int32_t>(p.N)));
+  c.scalar(tritium::Arg(static_cast<int32_t>(p.K))).scalar(tritium::Arg(static_cast<int32_t>(p.K)));
+  c.scalar(tritium::Arg(1)).scalar(tritium::Arg(static_cast<int32_t>(sbk)));
+  c.scalar(tritium::Arg(static_cast<int32_t>(sbn))).scalar(tritium::Arg(static_cast<int32_t>(p.N)));
+  const tritium::Grid grid((p.M + bm - 1) / bm, (p.N + bn - 1) / bn);
+  check_equal(c.run(grid).get<float>(2), want, sig + " stages=" + std::to_string(stages));
+}
+
+}  // namespace
+
+// Ragged M, N and K (K tail of 16 in blocks of 32): 7 iterations, masks on every edge.
+TEST(ConformancePipeline, RaggedKLoopEveryStageCount) {
+  const Problem p{100, 208, 208};
+  for (int stages : {1, 2, 3, 4})
+    run_loop(p, 64, 64, 32, stages, 4, "0.0", false, 0, "i32, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16");
+}
+
+TEST(ConformancePipeline, Bf16AndEightWarps) {
+  Problem p{96, 144, 240};
+  p.bf16 = true;
+  run_loop(p, 64, 128, 64, 3, 8, "0.0", false, 0, "i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16");
+}
+
+// Fewer iterations than stages (1 trip, 3 prefetched) and none at all (K = 0: c = 0).
+TEST(ConformancePipeline, TripCountBelowTheStagesAndZero) {
+  run_loop(Problem{64, 64, 16}, 64, 64, 64, 4, 4, "0.0", false, 0,
+           "i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16");
+  run_loop(Problem{64, 64, 0}, 64, 64, 32, 3, 4, "0.0", false, 0,
+           "i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16");
+}
+
+// B stored [N][K]: K contiguous by its strides, and by tl.trans of a [BN, BK] load.
+TEST(ConformancePipeline, KMajorB) {
+  Problem p{80, 112, 176};
+  p.b_kmajor = true;
+  run_loop(p, 32, 64, 32, 3, 4, "0.0", false, 0, "i32:16, i32:16, i32:16, i32:16, i32:1, i32:1, i32:16, i32:16");
+  run_loop(Problem{80, 112, 176}, 32, 64, 32, 3, 4, "0.0", true, 0,
+           "i32:16, i32:16, i32:16, i32:16, i32:1, i32:1, i32:16, i32:16");
+}
+
+// Rows aligned to 8 and 4 bytes only (tl.multiple_of 4 and 2 elements): 8- and 4-byte copies.
+TEST(ConformancePipeline, NarrowCopies) {
+  run_loop(Problem{72, 100, 196}, 32, 32, 32, 3, 4, "0.0", false, 4, "i32, i32, i32, i32, i32:1, i32, i32:1, i32");
+  run_loop(Problem{72, 98, 198}, 32, 32, 32, 3, 4, "0.0", false, 2, "i32, i32, i32, i32, i32:1, i32, i32:1, i32");
+}
+
+// other = 1.0 on a: not zero-fill, so that load stays synchronous (b is still pipelined);
+// the ones land where b is masked to 0 (K tail) or in rows never stored (M tail).
+TEST(ConformancePipeline, NonZeroOtherStaysSynchronous) {
+  run_loop(Problem{100, 208, 208}, 64, 64, 32, 3, 4, "1.0", false, 0,
+           "i32, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16");
+}
+
+// A loop-invariant a (read from registers in every iteration) and b_j addressed from j.
+TEST(ConformancePipeline, LoopInvariantAAndInductionAddressedB) {
+  for (bool bf16 : {false, true}) {
+    const int BM = 64, BN = 64, BK = 32, NB = 5;
+    const auto a = exact_operand(BM * BK, bf16);
+    const auto b = exact_operand(static_cast<size_t>(NB) * BK * BN, bf16);
+    std::vector<double> want(BM * BN, 0.0);
+    for (int j = 0; j < NB; ++j)
+      for (int m = 0; m < BM; ++m)
+        for (int n = 0; n < BN; ++n)
+          for (int k = 0; k < BK; ++k)
+            want[m * BN + n] += value(a[m * BK + k], bf16) * value(b[(j * BK + k) * BN + n], bf16);
+    const std::string t = bf16 ? "bf16" : "fp16";
+    tritium::CompileOptions o;
+    o.num_stages = 3;
+    Case c(kLoop, "a_fixed", "*" + t + ":16, *" + t + ":16, *fp32:16, i32, 64, 64, 32", o);
+    c.in(a).in(b).out<float>(BM * BN).scalar(tritium::Arg(NB));
+    check_equal(c.run({1}).get<float>(2), want, "a_fixed " + t);
+  }
+}

@@ -1,0 +1,99 @@
+// Which loops the cuda backend software-pipelines (codegen/cuda/cuda_emit_pipeline.cpp),
+// read from the generated CUDA (compiled by NVRTC, no GPU needed; TRITIUM_NO_NVRTC=1
+// skips): K loops with num_stages > 1 and 16-byte-aligned operands get cp.async ring
+// buffers and the number of stages asked for, or fewer where shared memory would overflow;
+// num_stages = 1, portable numerics, stores in the loop and a non-zero `other` keep the
+// synchronous path. The values are checked by tests/conformance/pipeline_test.cpp (on a GPU
+// in both numerics).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "runtime/cuda/cuda_kernel.h"
+#include "tritium/tritium.h"
+
+namespace {
+
+const char* kSrc = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, OTHER: tl.constexpr,
+       STORE_IN_LOOP: tl.constexpr):
+    offs_m = tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + offs_m[:, None] * K + offs_k[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] * BN + offs_n[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=OTHER)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0.0)
+        acc = tl.dot(a, b, acc)
+        if STORE_IN_LOOP:
+            tl.store(c_ptr + offs_m[:, None] * BN + offs_n[None, :], acc)
+        a_ptrs += BK
+        b_ptrs += BK * BN
+    tl.store(c_ptr + offs_m[:, None] * BN + offs_n[None, :], acc.to(tl.float16))
+)";
+
+int count(const std::string& s, const std::string& what) {
+  int n = 0;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+struct Gen {
+  tritium::Device dev{tritium::runtime::cuda::make_nvrtc_check_device()};
+  tritium::Module mod = tritium::Module::from_string(kSrc, "pipe.py");
+  std::string cuda(const std::string& tiles, const char* other, int stages, int warps = 4, bool portable = false,
+                   bool store = false) {
+    tritium::CompileOptions o;
+    o.num_stages = stages;
+    o.num_warps = warps;
+    o.portable_numerics = portable;
+    const std::string sig = "*fp16:16, *fp16:16, *fp16:16, i32:16, " + tiles + ", " + other + ", " + (store ? "True" : "False");
+    const std::string src = mod.kernel("mm").compile(dev, sig, o).source();
+    return src.substr(src.find("__global__"));
+  }
+};
+
+TEST(CudaPipeline, KLoopGetsTheStagesAskedFor) {
+  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  Gen g;
+  for (int stages : {2, 3, 4}) {
+    const std::string s = g.cuda("64, 64, 32", "0.0", stages);
+    EXPECT_EQ(count(s, "software pipeline (" + std::to_string(stages) + " stages)"), 1) << s;
+    // in each iteration: at most S-2 groups pending (S = 2: the same wait as after the loop)
+    EXPECT_EQ(count(s, "tr_cp_wait<" + std::to_string(stages - 2) + ">();"), stages == 2 ? 2 : 1) << s;
+    EXPECT_GT(count(s, "tr_cp_async16("), 0) << s;
+    EXPECT_EQ(count(s, "operands to shared memory"), 0) << s;  // both operands come from the ring
+  }
+}
+
+TEST(CudaPipeline, SynchronousWhereItDoesNotApply) {
+  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  Gen g;
+  for (const std::string& s : {g.cuda("64, 64, 32", "0.0", 1), g.cuda("64, 64, 32", "0.0", 3, 4, true),
+                               g.cuda("64, 64, 32", "0.0", 3, 4, false, true)}) {
+    EXPECT_EQ(count(s, "software pipeline"), 0) << s;
+    EXPECT_EQ(count(s, "tr_cp_async"), 0) << s;
+  }
+  // other = 1.0: a is staged synchronously each iteration, b still comes from the ring.
+  const std::string s = g.cuda("64, 64, 32", "1.0", 3);
+  EXPECT_EQ(count(s, "software pipeline (3 stages)"), 1) << s;
+  EXPECT_EQ(count(s, "operands to shared memory"), 1) << s;
+}
+
+// 128 x 128 x 128 fp16 tiles: a slot is 64 KiB, so 4 stages (256 KiB) cannot fit; 3 (192
+// KiB) plus the epilogue's 32 KiB conversion can (sm_90: 227 KiB).
+TEST(CudaPipeline, StagesLoweredToFitSharedMemory) {
+  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  Gen g;
+  const std::string s = g.cuda("128, 128, 128", "0.0", 5, 8);
+  EXPECT_EQ(count(s, "software pipeline (3 stages)"), 1) << s.substr(0, 4000);
+}
+
+}  // namespace
