@@ -11,7 +11,7 @@
 
 namespace tritium::codegen {
 
-CudaKernelSource render_cuda(const ir::Module& m, const runtime::CodegenOptions& opts) {
+CudaKernelSource render_cuda(const ir::Module& m, const runtime::CodegenOptions& opts, int sm) {
   if (m.functions.empty()) throw std::invalid_argument("render_cuda: the module has no function");
   const ir::Function* fn = m.functions.front().get();
   for (auto& f : m.functions)
@@ -24,10 +24,10 @@ CudaKernelSource render_cuda(const ir::Module& m, const runtime::CodegenOptions&
   // what sm_90 allows a block (227 KiB with opt-in), render again with one stage fewer, as
   // upstream Triton lowers num_stages when its buffers do not fit.
   constexpr int64_t kSharedLimit = 232448;
-  std::unique_ptr<cuda::Emitter> ep = std::make_unique<cuda::Emitter>(*fn, opts);
+  std::unique_ptr<cuda::Emitter> ep = std::make_unique<cuda::Emitter>(*fn, opts, sm);
   std::string body = ep->render();
   for (int s = opts.num_stages - 1; s >= 1 && ep->ring_bytes() > 0 && ep->shared_bytes() > kSharedLimit; --s) {
-    ep = std::make_unique<cuda::Emitter>(*fn, opts);
+    ep = std::make_unique<cuda::Emitter>(*fn, opts, sm);
     ep->set_max_stages(s);
     body = ep->render();
   }
@@ -37,6 +37,7 @@ CudaKernelSource render_cuda(const ir::Module& m, const runtime::CodegenOptions&
   out.threads = e.threads();
   out.shared_bytes = e.shared_bytes();
   out.fail_sites = e.fail_sites;
+  out.sm90a = e.uses_wgmma();
   std::string params;
   for (size_t i = 0; i < fn->body.args.size(); ++i) params += fmt::format("tritium_arg a{}, ", i);
   out.source = fmt::format(

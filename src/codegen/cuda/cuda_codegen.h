@@ -49,11 +49,14 @@ struct CudaKernelSource {
   int threads = 128;    ///< threads per block (32 * num_warps)
   int64_t shared_bytes = 0;  ///< dynamic shared memory per block
   std::vector<CudaFailSite> fail_sites;
+  /// Uses sm_90a instructions (wgmma): compile for sm_90a / compute_90a, not sm_90.
+  bool sm90a = false;
 };
 
-/// Renders the kernel of `m` (the function marked is_kernel, else the first one). Throws
+/// Renders the kernel of `m` (the function marked is_kernel, else the first one) for a GPU
+/// of compute capability `sm` / 10 (90: H100 / H200, where dots may use wgmma). Throws
 /// frontend::CompileError for a construct the CUDA backend cannot lower.
-CudaKernelSource render_cuda(const ir::Module& m, const runtime::CodegenOptions& opts);
+CudaKernelSource render_cuda(const ir::Module& m, const runtime::CodegenOptions& opts, int sm = 90);
 
 namespace cuda {
 /// The device-side prelude embedded at the top of every generated unit.

@@ -39,13 +39,23 @@ int log2_of(int64_t x) {
 }
 }  // namespace
 
-std::string Emitter::swizzled_index(const std::string& i, int64_t C) {
-  const int64_t s = std::min<int64_t>(8, C / 8);
-  if (s <= 1) return i;
-  return fmt::format("tr_swz({}, {}, {})", i, log2_of(C), s - 1);
+std::string Emitter::tile_index(const std::string& i, int64_t R, int64_t C) {
+  const int64_t W = std::min<int64_t>(C, 64);
+  std::string x = fmt::format("(uint32_t)({})", i);
+  if (C > W)  // blocks of 64 columns, each [R][64]
+    x = fmt::format("tr_tile_block({}, {}, {}, {})", x, log2_of(C), R, log2_of(W));
+  const int mask = W == 64 ? 7 : W == 32 ? 3 : W == 16 ? 1 : 0;
+  if (!mask) return x;
+  return fmt::format("tr_swz({}, 6, {})", x, mask);
+}
+
+int Emitter::tile_swizzle_mode(int64_t C) {
+  const int64_t W = std::min<int64_t>(C, 64);
+  return W == 64 ? 1 : W == 32 ? 2 : W == 16 ? 3 : 0;
 }
 
 void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
+  if (mp.wgmma) return emit_wgmma(op, mp);
   const Value* a = op.operands[0];
   const Value* b = op.operands[1];
   const Value* c = op.operands[2];
@@ -72,10 +82,10 @@ void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
   if ((a_sm && !a_st) || (b_sm && !b_st)) {
     line(fmt::format("// dot %{}: operands to shared memory for ldmatrix", r->id));
     line("__syncthreads();");
-    const int64_t a_bytes = (M * K * 2 + 15) / 16 * 16;
+    const int64_t a_bytes = (M * K * 2 + 1023) / 1024 * 1024;
     const bool a_w = a_sm && !a_st;
-    if (a_w) sa = to_smem(a, 0, [&](const std::string& i) { return swizzled_index(i, K); });
-    if (b_sm && !b_st) sb = to_smem(b, a_w ? a_bytes : 0, [&](const std::string& i) { return swizzled_index(i, N); });
+    if (a_w) sa = to_smem(a, 0, [&](const std::string& i) { return tile_index(i, M, K); });
+    if (b_sm && !b_st) sb = to_smem(b, a_w ? a_bytes : 0, [&](const std::string& i) { return tile_index(i, K, N); });
     line("__syncthreads();");
   }
   const int64_t R = mp.acc.size(HwDim::Register);
@@ -116,7 +126,7 @@ void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
     for (int64_t mt = 0; mt < mp.mt; ++mt) {
       fa[mt] = fresh("fa");
       if (a_sm) {
-        const std::string idx = swizzled_index(fmt::format("({} + {}) * {} + {} + {}", a_row, 16 * mp.wm * mt, K, a_col, 16 * kt), K);
+        const std::string idx = tile_index(fmt::format("({} + {}) * {} + {} + {}", a_row, 16 * mp.wm * mt, K, a_col, 16 * kt), M, K);
         line(fmt::format("uint32_t {}[4];", fa[mt]));
         line(fmt::format("asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{%0, %1, %2, %3}}, [%4];\" : "
                          "\"=r\"({0}[0]), \"=r\"({0}[1]), \"=r\"({0}[2]), \"=r\"({0}[3]) : \"r\"({1} + 2u * (uint32_t)({2})));",
@@ -141,8 +151,8 @@ void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
         // x2.trans for a last single one.
         const bool pair = nt + 1 < mp.nt;
         const std::string idx =
-            b_kmajor ? swizzled_index(fmt::format("({} + {}) * {} + {} + {}", b_row, 8 * mp.wn * nt, K, b_col, 16 * kt), K)
-                     : swizzled_index(fmt::format("({} + {}) * {} + {} + {}", b_row, 16 * kt, N, b_col, 8 * mp.wn * nt), N);
+            b_kmajor ? tile_index(fmt::format("({} + {}) * {} + {} + {}", b_row, 8 * mp.wn * nt, K, b_col, 16 * kt), N, K)
+                     : tile_index(fmt::format("({} + {}) * {} + {} + {}", b_row, 16 * kt, N, b_col, 8 * mp.wn * nt), K, N);
         const char* tr = b_kmajor ? "" : ".trans";
         if (pair) {
           fb[nt + 1] = fresh("fb");
@@ -177,7 +187,7 @@ void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
 }
 
 void Emitter::emit_dot(const Op& op) {
-  if (const MmaPlan mp = mma_plan(op, num_warps_, opts_.portable_numerics, plan_.mma_along_m); mp.ok) return emit_mma(op, mp);
+  if (const MmaPlan mp = mma_plan(op, num_warps_, opts_.portable_numerics, plan_.mma_along_m, plan_.sm); mp.ok) return emit_mma(op, mp);
   const Value* a = op.operands[0];
   const Value* b = op.operands[1];
   const Value* c = op.operands[2];

@@ -66,7 +66,7 @@ bool slice_op_kind(OpKind k) {
   }
 }
 
-constexpr int64_t kRingAlign = 128;
+constexpr int64_t kRingAlign = 1024;  // tiles start where wgmma's swizzle patterns do
 
 }  // namespace
 
@@ -122,7 +122,7 @@ Emitter::PipePlan Emitter::plan_pipeline(const Op& loop) {
   for (const auto& up : body.ops) {
     const Op& op = *up;
     if (op.kind != OpKind::Dot) continue;
-    const MmaPlan mp = mma_plan(op, num_warps_, false, plan_.mma_along_m);
+    const MmaPlan mp = mma_plan(op, num_warps_, false, plan_.mma_along_m, plan_.sm);
     if (!mp.ok) continue;
     for (int which = 0; which < 2; ++which) {
       const Value* v = op.operands[static_cast<size_t>(which)];
@@ -156,6 +156,7 @@ Emitter::PipePlan Emitter::plan_pipeline(const Op& loop) {
         advanced = adv_before;
         continue;
       }
+      pp.async_proxy = pp.async_proxy || mp.wgmma;
       PipeLoad pl;
       pl.load = &L;
       pl.dot = &op;
@@ -221,8 +222,8 @@ void Emitter::pipeline_issue(const Op& loop, const PipePlan& pp, const std::vect
     const int bytes = pl.vec * 2;
     for (int64_t g = 0; g < l.size(HwDim::Register); g += pl.vec) {
       if (reg_dup(l, g)) continue;
-      const std::string idx = swizzled_index(
-          fmt::format("({}) * {} + ({})", coord(l, 1 - pl.cdim, g), pl.cols, coord(l, pl.cdim, g)), pl.cols);
+      const std::string idx = tile_index(
+          fmt::format("({}) * {} + ({})", coord(l, 1 - pl.cdim, g), pl.cols, coord(l, pl.cdim, g)), pl.rows, pl.cols);
       std::string pred = valid;
       if (mask) pred = fmt::format("({}) && ({})", pred, el(mask, l, g));
       line(fmt::format("tr_cp_async{}(tr_ring + {} * {}u + {}u + 2u * (uint32_t)({}), {}, {});", bytes, slot,
@@ -248,7 +249,7 @@ void Emitter::pipeline_prologue(const Op& loop, const PipePlan& pp, const std::v
   line(fmt::format("// software pipeline ({} stages): dot operands copied global -> shared ahead with cp.async",
                    pp.stages));
   for (const Op* d : pp.hoisted) {
-    const MmaPlan mp = mma_plan(*d, num_warps_, false, plan_.mma_along_m);
+    const MmaPlan mp = mma_plan(*d, num_warps_, false, plan_.mma_along_m, plan_.sm);
     const Value* a = d->operands[0];
     ensure(a, mp.a);
     const int64_t R = mp.a.size(HwDim::Register);
@@ -271,6 +272,7 @@ void Emitter::pipeline_iteration(const Op& loop, const PipePlan& pp, const std::
                                  const std::string& trips, const std::string& ivn) {
   const ir::Type& ivt = loop.body().args[0]->type;
   line(fmt::format("tr_cp_wait<{}>();", pp.stages - 2));
+  if (pp.async_proxy) line("tr_fence_async_smem();  // cp.async's writes -> wgmma's async proxy");
   line("__syncthreads();  // iteration k's copies are visible; slot (k-1) mod S is free");
   const std::string ahead = fresh("pk"), iv = fresh("piv"), slot = fresh("pslot");
   line(fmt::format("const uint64_t {} = {} + {}ull;", ahead, k, pp.stages - 1));

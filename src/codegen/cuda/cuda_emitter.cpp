@@ -12,8 +12,9 @@ using ir::Op;
 using ir::OpKind;
 using ir::Value;
 
-Emitter::Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts)
-    : fn_(fn), opts_(opts), cx_("cuda", !opts.portable_numerics), num_warps_(opts.num_warps), plan_(plan_layouts(fn, opts.num_warps, opts.portable_numerics)), axis_(fn) {
+Emitter::Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts, int sm)
+    : fn_(fn), opts_(opts), cx_("cuda", !opts.portable_numerics), num_warps_(opts.num_warps),
+      plan_(plan_layouts(fn, opts.num_warps, opts.portable_numerics, sm)), axis_(fn) {
   if (num_warps_ < 1 || num_warps_ > 32 || (num_warps_ & (num_warps_ - 1)))
     throw frontend::CompileError(fn.loc, fmt::format("cuda backend: num_warps must be a power of two in [1, 32], got {}",
                                                      num_warps_));
@@ -541,10 +542,18 @@ std::string Emitter::render() {
   }
   emit_block(fn_.body);
   // The pipelining ring first (cuda_emit_pipeline.cpp), scratch after it.
-  const std::string smem = fmt::format(
-      "  unsigned char* const tr_smem = tr_dyn_smem + {};\n"
-      "  const uint32_t tr_ring = (uint32_t)__cvta_generic_to_shared(tr_dyn_smem);\n  (void)tr_smem; (void)tr_ring;\n",
-      ring_bytes_);
+  // wgmma's swizzled tiles must start 1024-byte aligned: the base is rounded up at run time
+  // (1 KiB more is allocated, shared_bytes()).
+  const std::string smem =
+      uses_wgmma_ ? fmt::format(
+                        "  const uint32_t tr_dyn_u = (uint32_t)__cvta_generic_to_shared(tr_dyn_smem);\n"
+                        "  const uint32_t tr_pad = (0u - tr_dyn_u) & 1023u, tr_ring = tr_dyn_u + tr_pad;\n"
+                        "  unsigned char* const tr_smem = tr_dyn_smem + tr_pad + {};\n  (void)tr_smem; (void)tr_ring;\n",
+                        ring_bytes_)
+                  : fmt::format("  unsigned char* const tr_smem = tr_dyn_smem + {};\n"
+                                "  const uint32_t tr_ring = (uint32_t)__cvta_generic_to_shared(tr_dyn_smem);\n"
+                                "  (void)tr_smem; (void)tr_ring;\n",
+                                ring_bytes_);
   return smem + prologue_ + out_;
 }
 

@@ -43,11 +43,12 @@ int access_vector(const Emitter& e, const LinearLayout& l, const ir::Value* ptr,
 
 class Emitter {
  public:
-  Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts);
+  /// `sm`: the target's compute capability x 10 (e.g. 90), which picks mma.sync or wgmma.
+  Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts, int sm);
   /// The kernel body's text (declarations of the per-thread coordinates first).
   std::string render();
   /// Dynamic shared memory: the pipelining ring, then scratch.
-  int64_t shared_bytes() const { return ring_bytes_ + smem_bytes_; }
+  int64_t shared_bytes() const { return ring_bytes_ + smem_bytes_ + (uses_wgmma_ ? 1024 : 0); }
   int threads() const { return 32 * num_warps_; }
   std::vector<CudaFailSite> fail_sites;
 
@@ -134,6 +135,8 @@ class Emitter {
   void emit_histogram(const ir::Op& op);
   void emit_dot(const ir::Op& op);
   void emit_mma(const ir::Op& op, const MmaPlan& mp);
+  void emit_wgmma(const ir::Op& op, const MmaPlan& mp);  // cuda_emit_wgmma.cpp
+  bool uses_wgmma() const { return uses_wgmma_; }
   void emit_for(const ir::Op& op);
 
   // ---- software pipelining of dot operands (cuda_emit_pipeline.cpp) --------------------
@@ -155,6 +158,7 @@ class Emitter {
     std::vector<const ir::Op*> slice;        ///< body ops computing their pointers and masks
     std::vector<int> advanced;               ///< carried pointers kept S-1 iterations ahead
     std::vector<const ir::Op*> hoisted;      ///< dots whose a is read from registers
+    bool async_proxy = false;                ///< a dot reads the ring with wgmma (proxy fence)
   };
   /// A shared-memory tile holding a dot operand in the current iteration.
   struct Staged {
@@ -174,10 +178,16 @@ class Emitter {
   /// At most this many stages (render_cuda lowers it when shared memory overflows).
   void set_max_stages(int s) { max_stages_ = s; }
   int64_t ring_bytes() const { return ring_bytes_; }
-  /// The shared-memory index of element i of a row-major tile with C 16-bit columns: its
-  /// 16-byte chunks XOR-swizzled by the row (mod min(8, C / 8)), so that the eight row
-  /// addresses of an ldmatrix fall in different banks.
-  static std::string swizzled_index(const std::string& i, int64_t C);
+  /// The shared-memory layout of a 16-bit dot operand tile [R][C] (C contiguous, powers of
+  /// two): the element index of row-major element i. Column blocks of W = min(C, 64)
+  /// elements are stored one after another, each [R][W]; inside a block the 16-byte chunks
+  /// are XOR-swizzled by address bits 7.. (128-, 64- or 32-byte swizzle for W = 64, 32,
+  /// 16). These are the canonical layouts of wgmma's shared-memory operands (PTX ISA,
+  /// "Shared Memory Matrix Layout": K-major and MN-major, 128B / 64B / 32B swizzling) and
+  /// keep ldmatrix's eight row addresses in distinct banks. Tiles start 1024-byte aligned.
+  static std::string tile_index(const std::string& i, int64_t R, int64_t C);
+  /// The wgmma descriptor swizzle mode of that layout (1: 128B, 2: 64B, 3: 32B, 0: none).
+  static int tile_swizzle_mode(int64_t C);
   void emit_if(const ir::Op& op);
   void emit_while(const ir::Op& op);
   void emit_map(const ir::Op& op);
@@ -218,6 +228,7 @@ class Emitter {
   std::unordered_map<const ir::Value*, int> remat_memo_;  // tree size, or -1
   std::map<std::string, std::string> hw_vars_;  // (layout key, dim) -> variable
   int max_stages_ = 1 << 20;
+  bool uses_wgmma_ = false;
   int64_t ring_bytes_ = 0;
   std::unordered_map<const ir::Value*, Staged> staged_;         // dot operand -> its ring tile
   std::unordered_map<const ir::Op*, std::string> frag_regs_;    // dot -> its a in packed fragments

@@ -232,7 +232,7 @@ bool mma_warps_along_m(const ir::Function& fn) {
   return dots > 1;
 }
 
-MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable, bool warps_along_m) {
+MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable, bool warps_along_m, int sm) {
   MmaPlan p;
   if (portable || dot.operands.size() != 3) return p;
   const ir::Type& at = dot.operands[0]->type;
@@ -243,8 +243,11 @@ MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable, bool warps_alo
   if (rt.scalar != ir::ScalarType::F32) return p;
   const int64_t M = at.shape[0], K = at.shape[1], N = bt.shape[1];
   if (M % 16 || N % 8 || K % 16) return p;
+  // wgmma (sm_90a): warpgroups of 4 warps, each m64 instruction covering 16 rows per warp,
+  // so the warps go along M; N up to 256 per instruction, K in the canonical layouts.
+  p.wgmma = sm == 90 && num_warps % 4 == 0 && M % (16 * num_warps) == 0 && N <= 256 && N % 16 == 0 && K % 16 == 0;
   int64_t wm = 1, wn = 1;
-  if (warps_along_m) {
+  if (warps_along_m || p.wgmma) {
     while (wm * 2 <= num_warps && 16 * wm * 2 <= M) wm *= 2;
     while (wm * wn * 2 <= num_warps && 8 * wn * 2 <= N) wn *= 2;
   } else {
@@ -313,6 +316,7 @@ struct Planner {
   int num_warps;
   bool portable;
   bool along_m;  // mma_warps_along_m
+  int sm;        // target compute capability x 10
   passes::AxisAnalysis axis;
   LayoutPlan plan;
   std::map<const ir::Value*, LinearLayout> want;
@@ -355,7 +359,7 @@ struct Planner {
         continue;
       }
       if (op.kind == OpKind::Dot) {
-        const MmaPlan mp = mma_plan(op, num_warps, portable, along_m);
+        const MmaPlan mp = mma_plan(op, num_warps, portable, along_m, sm);
         if (mp.ok) want_v(op.operands[2], mp.acc);
       }
       if (is_tensor_access(op)) {
@@ -483,7 +487,7 @@ struct Planner {
         return;
       }
       case OpKind::Dot: {
-        const MmaPlan mp = mma_plan(op, num_warps, portable, along_m);
+        const MmaPlan mp = mma_plan(op, num_warps, portable, along_m, sm);
         return set(r0, mp.ok ? mp.acc : of_or_default(op.operands[2]));
       }
       case OpKind::Gather:
@@ -547,9 +551,10 @@ struct Planner {
 
 }  // namespace
 
-LayoutPlan plan_layouts(const ir::Function& fn, int num_warps, bool portable) {
-  Planner p{num_warps, portable, mma_warps_along_m(fn), passes::AxisAnalysis(fn), {}, {}, {}};
+LayoutPlan plan_layouts(const ir::Function& fn, int num_warps, bool portable, int sm) {
+  Planner p{num_warps, portable, mma_warps_along_m(fn), sm, passes::AxisAnalysis(fn), {}, {}, {}};
   p.plan.mma_along_m = p.along_m;
+  p.plan.sm = sm;
   p.backward(fn.body);
   p.visit(fn.body);
   return std::move(p.plan);

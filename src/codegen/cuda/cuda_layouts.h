@@ -83,6 +83,12 @@ LinearLayout default_layout(const std::vector<int64_t>& shape, int num_warps);
 struct MmaPlan {
   bool ok = false;
   bool bf16 = false;
+  /// Lowered to wgmma.mma_async (sm_90a; cuda_emit_wgmma.cpp) instead of mma.sync: the
+  /// target is sm_90, num_warps a multiple of 4, M a multiple of 16 * num_warps (warps
+  /// along M: warpgroup g's m64 instruction i covers rows 64 * (g + (num_warps / 4) * i)),
+  /// N a multiple of 16 up to 256. The accumulator and register-operand layouts are the
+  /// ones below with wm = num_warps (wgmma's fragments per warp are mma.sync's).
+  bool wgmma = false;
   int64_t mt = 0, nt = 0, kt = 0;  ///< fragments per warp along M, N and k-steps along K
   /// Warps along M and N (wm * wn = num_warps, or fewer for small tiles). Warp w covers rows
   /// 16 * (w % wm) + 16 * wm * i and columns 8 * ((w / wm) % wn) + 8 * wn * j.
@@ -93,7 +99,8 @@ struct MmaPlan {
 /// Warps split M and N so that each warp's tile is as square as the shape allows (fewer
 /// fragment loads per mma), or, with `warps_along_m`, M only (each warp owns whole rows:
 /// the row reductions between chained dots, as in attention, stay inside a warp).
-MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable, bool warps_along_m = false);
+/// `sm`: the target's compute capability x 10 (90: H100 / H200; wgmma needs exactly 90).
+MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable, bool warps_along_m = false, int sm = 0);
 /// True when `fn` has more than one dot (a chain such as attention's QK^T then PV):
 /// its dots put their warps along M (upstream Triton does the same for chained dots).
 bool mma_warps_along_m(const ir::Function& fn);
@@ -102,12 +109,13 @@ bool mma_warps_along_m(const ir::Function& fn);
 struct LayoutPlan {
   std::map<const ir::Value*, LinearLayout> layouts;
   bool mma_along_m = false;  ///< mma_warps_along_m(fn): pass to mma_plan
+  int sm = 0;                ///< the target's compute capability x 10: pass to mma_plan
   /// The layout of `v`; throws std::logic_error when the plan has none.
   const LinearLayout& of(const ir::Value* v) const;
 };
 /// Plans `fn` for programs of `num_warps` warps of 32 lanes (see the file comment); a dot
 /// with a tensor-core lowering (mma_plan) computes in the mma accumulator layout, and its
 /// accumulator operand (a loop-carried value included) is wanted there.
-LayoutPlan plan_layouts(const ir::Function& fn, int num_warps, bool portable = false);
+LayoutPlan plan_layouts(const ir::Function& fn, int num_warps, bool portable = false, int sm = 0);
 
 }  // namespace tritium::codegen::cuda

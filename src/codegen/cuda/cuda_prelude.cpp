@@ -40,7 +40,7 @@ typedef union tritium_arg { void* ptr; int64_t i64; uint64_t u64; double f64; fl
 #define __builtin_popcount __popc
 #define __builtin_popcountll __popcll
 )TRCUDA") + scalar_prelude_text() + R"TRCUDA(
-extern __shared__ __align__(128) unsigned char tr_dyn_smem[];
+extern __shared__ __align__(1024) unsigned char tr_dyn_smem[];
 
 // ---- asynchronous copies global -> shared (cp.async, sm_80+; software pipelining) ------
 // `n` bytes when `pred`, else zero-filled with nothing read (src-size 0).
@@ -53,6 +53,17 @@ TR_INLINE void tr_cp_async8(uint32_t dst, const void* src, bool pred) {
 TR_INLINE void tr_cp_async4(uint32_t dst, const void* src, bool pred) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(src), "r"(pred ? 4 : 0) : "memory");
 }
+// ---- warpgroup MMA (wgmma, sm_90a; cuda_emit_wgmma.cpp) ---------------------------------
+// A shared-memory matrix descriptor: start address, leading / stride dimension byte offsets
+// (each >> 4) and the swizzle mode (PTX ISA, "Matrix Descriptor Format").
+TR_INLINE uint64_t tr_wg_desc(uint32_t addr, uint32_t lbo, uint32_t sbo, uint32_t mode) {
+  return (uint64_t)((addr & 0x3FFFFu) >> 4) | ((uint64_t)((lbo & 0x3FFFFu) >> 4) << 16) |
+         ((uint64_t)((sbo & 0x3FFFFu) >> 4) << 32) | ((uint64_t)mode << 62);
+}
+TR_INLINE void tr_fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+TR_INLINE void tr_wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+TR_INLINE void tr_wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+TR_INLINE void tr_wg_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
 TR_INLINE void tr_cp_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> TR_INLINE void tr_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
 
@@ -73,6 +84,11 @@ TR_INLINE float tr_div_full(float a, float b) {
 // The shared-memory index of element i of a swizzled row-major tile with 2^lgc columns
 // (cuda_emit_dot.cpp): its 16-byte chunk XOR the row's low bits (mask).
 TR_INLINE uint32_t tr_swz(uint32_t i, int lgc, uint32_t mask) { return i ^ (((i >> lgc) & mask) << 3); }
+// Element i of a row-major [R][2^lgc] tile stored as column blocks [2^lgc / 2^lgw][R][2^lgw].
+TR_INLINE uint32_t tr_tile_block(uint32_t i, int lgc, uint32_t R, int lgw) {
+  const uint32_t row = i >> lgc, col = i & ((1u << lgc) - 1u);
+  return (((col >> lgw) * R + row) << lgw) | (col & ((1u << lgw) - 1u));
+}
 template <class T> TR_INLINE T tr_shfl_xor(T v, int mask) {
   if constexpr (sizeof(T) == 8) {
     return tr_bits<T>((uint64_t)__shfl_xor_sync(0xffffffffu, (unsigned long long)tr_bits<uint64_t>(v), mask));

@@ -15,7 +15,11 @@ namespace tritium::runtime::cuda {
 CudaCompiled compile_cuda(const ir::Module& m, const CodegenOptions& opts, NvrtcTarget target, const std::string& arch,
                           int64_t shared_limit) {
   CudaCompiled c;
-  c.src = codegen::render_cuda(m, opts);
+  // "sm_90" / "compute_90" -> 90: the renderer picks the instructions that GPU has.
+  int sm = 0;
+  for (char ch : arch)
+    if (ch >= '0' && ch <= '9') sm = sm * 10 + (ch - '0');
+  c.src = codegen::render_cuda(m, opts, sm);
   if (c.src.shared_bytes > shared_limit) {
     const ir::Function* fn = m.functions.front().get();
     for (const auto& f : m.functions)
@@ -28,6 +32,9 @@ CudaCompiled compile_cuda(const ir::Module& m, const CodegenOptions& opts, Nvrtc
   }
   NvrtcOptions o;
   o.arch = arch;
+  // wgmma exists only in the architecture-specific sm_90a (not forward compatible: this
+  // image runs on compute capability 9.0 exactly, the GPU it was rendered for).
+  if (c.src.sm90a && !arch.empty() && arch.back() != 'a') o.arch += "a";
   o.fmad = false;  // the interpreter's roundings, in both numerics modes (cuda_codegen.h)
   o.extra = {"--device-int128", "-diag-suppress=177,550"};  // 128-bit products; unused prelude helpers
   c.image = nvrtc_compile(c.src.source, c.src.entry + ".cu", target, o);

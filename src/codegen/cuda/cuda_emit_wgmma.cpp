@@ -1,0 +1,145 @@
+// CUDA renderer: tl.dot on Hopper's warpgroup tensor cores (wgmma.mma_async, sm_90a), for
+// the dots MmaPlan::wgmma selects (cuda_layouts.h). PTX ISA, "Asynchronous Warpgroup Level
+// Matrix Multiply-Accumulate Instructions".
+//
+// Each warpgroup (4 warps) issues, per k-step of 16, one m64nNk16 instruction per 64-row
+// slab it owns (slab i of warpgroup g: rows 64 * (g + G * i), G = num_warps / 4), reading
+// B — and A unless A is already in registers — from shared memory through matrix
+// descriptors. Operand tiles are in the canonical layouts of Emitter::tile_index: a K-major
+// A [M][K], a B stored [K][N] (N-major: imm-trans-b = 1) or [N][K] (K-major), each in
+// blocks of 64 columns with the 128-, 64- or 32-byte swizzle their width gives. The
+// accumulator stays in registers in the mma.sync layout with warps along M (the fragments
+// are the same per warp); A in registers uses mma.sync's A fragments. The dot is
+// synchronous: fence, the instructions in k order, commit, wait for all.
+//
+// Operands come from a pipelined loop's ring (staged_), from packed fragments
+// (frag_regs_), from registers in the fragment layout, or are written to shared memory here
+// (then a proxy fence makes those generic-proxy writes visible to wgmma's async proxy).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "codegen/cuda/cuda_emitter.h"
+
+namespace tritium::codegen::cuda {
+
+using ir::Op;
+using ir::Value;
+
+namespace {
+int log2_of(int64_t x) {
+  int l = 0;
+  while ((int64_t{1} << l) < x) ++l;
+  return l;
+}
+std::string pack2(const std::string& lo, const std::string& hi) {
+  return fmt::format("((uint32_t)tr_bits<uint16_t>({}) | ((uint32_t)tr_bits<uint16_t>({}) << 16))", lo, hi);
+}
+}  // namespace
+
+void Emitter::emit_wgmma(const Op& op, const MmaPlan& mp) {
+  uses_wgmma_ = true;
+  const Value* a = op.operands[0];
+  const Value* b = op.operands[1];
+  const Value* c = op.operands[2];
+  const Value* r = op.results[0];
+  if (!(layout_of(r) == mp.acc)) refuse(op, "dot result not planned in the mma layout");
+  const int64_t M = a->type.shape[0], K = a->type.shape[1], N = b->type.shape[1];
+  const auto fr = frag_regs_.find(&op);
+  const auto sta = staged_.find(a), stb = staged_.find(b);
+  const bool a_st = sta != staged_.end(), b_st = stb != staged_.end();
+  const bool a_reg = fr != frag_regs_.end() || (!a_st && layout_of(a) == mp.a);
+  const bool a_w = !a_reg && !a_st, b_w = !b_st;
+  const bool b_kmajor = b_st && stb->second.kmajor;
+  ensure(c, mp.acc);
+  if (!a_st && fr == frag_regs_.end()) ensure(a, a_reg ? mp.a : layout_of(a));
+  if (!b_st) ensure(b, layout_of(b));
+  std::string sa, sb;
+  if (a_w || b_w) {
+    line(fmt::format("// dot %{}: operands to shared memory for wgmma", r->id));
+    line("__syncthreads();");
+    const int64_t a_bytes = (M * K * 2 + 1023) / 1024 * 1024;
+    if (a_w) sa = to_smem(a, 0, [&](const std::string& i) { return tile_index(i, M, K); });
+    if (b_w) sb = to_smem(b, a_w ? a_bytes : 0, [&](const std::string& i) { return tile_index(i, K, N); });
+    line("tr_fence_async_smem();  // generic-proxy writes -> wgmma's async proxy");
+    line("__syncthreads();");
+  }
+  const int64_t G = num_warps_ / 4, H = N / 2;  // warpgroups; accumulator registers per instruction
+  const int lk = log2_of(mp.kt), ln = log2_of(mp.nt);
+  const char* ty = mp.bf16 ? "bf16" : "f16";
+  // A: this warpgroup's first slab, K-major [M][K] in blocks of WA columns.
+  const int64_t WA = std::min<int64_t>(K, 64), WB = std::min<int64_t>(b_kmajor ? K : N, 64);
+  std::string ga, gb;
+  if (!a_reg) {
+    ga = fresh("wga");
+    const std::string base = a_st ? sta->second.addr : fmt::format("(uint32_t)__cvta_generic_to_shared({})", sa);
+    line(fmt::format("const uint32_t {} = {} + (uint32_t)(tr_warp >> 2) * {}u;", ga, base, 64 * WA * 2));
+  }
+  gb = fresh("wgb");
+  line(fmt::format("const uint32_t {} = {};", gb,
+                   b_st ? stb->second.addr : fmt::format("(uint32_t)__cvta_generic_to_shared({})", sb)));
+  const std::string res = declare_array(r->type, mp.acc.size(HwDim::Register), "acc");
+  for (int64_t k = 0; k < mp.acc.size(HwDim::Register); ++k) line(fmt::format("{}[{}] = {};", res, k, el(c, mp.acc, k)));
+  line("tr_wg_fence();");
+  for (int64_t kt = 0; kt < mp.kt; ++kt) {
+    const int64_t k0 = 16 * kt;
+    // B's descriptor for this k-step.
+    int64_t boff, lbo, sbo;
+    int bmode;
+    if (b_kmajor) {  // [N][K]: rows of n, K in blocks of WB
+      boff = ((k0 / WB) * N * WB + k0 % WB) * 2;
+      lbo = 16;  // unused for swizzled K-major
+      sbo = 8 * WB * 2;
+      bmode = tile_swizzle_mode(K);
+    } else {  // [K][N]: N in blocks of WB, each [K][WB]
+      boff = k0 * WB * 2;
+      lbo = K * WB * 2;  // from one block of N to the next
+      sbo = 8 * WB * 2;  // from 8 rows of k to the next 8
+      bmode = tile_swizzle_mode(N);
+    }
+    const std::string db = fresh("wdb");
+    line(fmt::format("const uint64_t {} = tr_wg_desc({} + {}u, {}u, {}u, {}u);", db, gb, boff, lbo, sbo, bmode));
+    for (int64_t i = 0; i < mp.mt; ++i) {
+      std::vector<std::string> ops;
+      for (int64_t j = 0; j < H; ++j) ops.push_back(fmt::format("\"+f\"({}[{}])", res, (i << (2 + ln)) + j));
+      std::string regs;
+      for (int64_t j = 0; j < H; ++j) regs += fmt::format("{}%{}", j ? ", " : "", j);
+      std::string a_text;
+      if (a_reg) {
+        const int64_t abase = (kt << 3) | (i << (3 + lk));
+        std::string f[4];
+        for (int q = 0; q < 4; ++q)
+          f[q] = fr != frag_regs_.end() ? fmt::format("{}[{}]", fr->second, abase / 2 + q)
+                                        : pack2(el(a, mp.a, abase + 2 * q), el(a, mp.a, abase + 2 * q + 1));
+        const std::string fa = fresh("wfa");
+        line(fmt::format("const uint32_t {}[4] = {{{}, {}, {}, {}}};", fa, f[0], f[1], f[2], f[3]));
+        for (int q = 0; q < 4; ++q) ops.push_back(fmt::format("\"r\"({}[{}])", fa, q));
+        a_text = fmt::format("{{%{}, %{}, %{}, %{}}}", H, H + 1, H + 2, H + 3);
+      } else {
+        // slab i of this warpgroup: rows 64 * G * i on from the warpgroup's first
+        const int64_t aoff = ((k0 / WA) * M * WA + 64 * G * i * WA + k0 % WA) * 2;
+        const std::string da = fresh("wda");
+        line(fmt::format("const uint64_t {} = tr_wg_desc({} + {}u, 16u, {}u, {}u);", da, ga, aoff, 8 * WA * 2,
+                         tile_swizzle_mode(K)));
+        ops.push_back(fmt::format("\"l\"({})", da));
+        a_text = fmt::format("%{}", H);
+      }
+      const int64_t bi = static_cast<int64_t>(ops.size());  // B's descriptor, then scale-d
+      ops.push_back(fmt::format("\"l\"({})", db));
+      ops.push_back("\"r\"(1)");
+      // scale-d = 1 (D = A * B + D), scale-a = scale-b = 1, then imm-trans-a (shared-memory A
+      // only: 0, K-major) and imm-trans-b (1: B is N-major)
+      const std::string tail = a_reg ? fmt::format("p, 1, 1, {}", b_kmajor ? 0 : 1)
+                                     : fmt::format("p, 1, 1, 0, {}", b_kmajor ? 0 : 1);
+      std::vector<std::string> outs(ops.begin(), ops.begin() + H), ins(ops.begin() + H, ops.end());
+      line(fmt::format("asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{}, 0;\\n"
+                       "wgmma.mma_async.sync.aligned.m64n{}k16.f32.{}.{} {{{}}}, {}, %{}, {};\\n}}\\n\" : {} : {});",
+                       bi + 1, N, ty, ty, regs, a_text, bi, tail, fmt::join(outs, ", "), fmt::join(ins, ", ")));
+    }
+  }
+  line("tr_wg_commit();");
+  line("tr_wg_wait0();");
+  bind_array(r, res);
+}
+
+}  // namespace tritium::codegen::cuda
