@@ -1,5 +1,7 @@
 // Loops whose loads feed tl.dot, in the shapes the cuda backend software-pipelines for
-// num_stages > 1 (codegen/cuda/cuda_emit_pipeline.cpp): K loops with carried pointers and
+// num_stages > 1 (codegen/cuda/cuda_emit_pipeline.cpp) and, on sm_90, runs on wgmma
+// (cuda_emit_wgmma.cpp: every tile width's swizzle, column-blocked tiles, one and two
+// warpgroups, two slabs per warpgroup): K loops with carried pointers and
 // ragged masks, trip counts below the stage count and zero, B read K-major (strides or
 // tl.trans), a loop-invariant a with b addressed from the induction variable (attention's
 // pattern), 4- and 8-byte copies (tl.multiple_of hints), and loads the pipeliner must leave
@@ -9,8 +11,8 @@
 //
 // Exactness, so every comparison is equality with a float64 reference: operands are k/64
 // with |k| <= 64 (exact in fp16 and bf16), products are multiples of 2^-12 of magnitude
-// <= 1, and sums of at most 256 of them are multiples of 2^-12 below 2^8: exact in fp32
-// (2^8 / 2^-12 = 2^20 < 2^24) whatever the order, on tensor cores too.
+// <= 1, and sums of at most 304 of them are multiples of 2^-12 below 2^9: exact in fp32
+// (2^9 / 2^-12 = 2^21 < 2^24) whatever the order, on tensor cores too.
 #include "conformance_util.h"
 #include "halfbits.h"
 
@@ -163,6 +165,33 @@ TEST(ConformancePipeline, KMajorB) {
   run_loop(p, 32, 64, 32, 3, 4, "0.0", false, 0, "i32:16, i32:16, i32:16, i32:16, i32:1, i32:1, i32:16, i32:16");
   run_loop(Problem{80, 112, 176}, 32, 64, 32, 3, 4, "0.0", true, 0,
            "i32:16, i32:16, i32:16, i32:16, i32:1, i32:1, i32:16, i32:16");
+}
+
+// Tile widths that give each canonical shared-memory layout of wgmma's operands (sm_90):
+// A K-major 16 / 32 / 64 / 128 wide (32B, 64B, 128B swizzle, two column blocks), B N-major
+// 16 / 32 / 64 / 128 wide; one and two warpgroups; two 64-row slabs per warpgroup (M = 128,
+// 4 warps). Synchronous (1 stage) and pipelined.
+TEST(ConformancePipeline, EveryTileWidth) {
+  struct Cfg {
+    int bm, bn, bk, warps;
+  };
+  const Cfg cfgs[] = {{64, 16, 16, 4}, {64, 32, 32, 4}, {64, 64, 64, 4}, {64, 128, 128, 4}, {128, 64, 64, 8},
+                      {128, 32, 64, 4}};
+  for (const Cfg& c : cfgs)
+    for (int stages : {1, 3})
+      run_loop(Problem{160, 208, 272}, c.bm, c.bn, c.bk, stages, c.warps, "0.0", false, 0,
+               "i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16");
+}
+
+// K-major B in 64-row tiles (wgmma's K-major B descriptor), 32 and 128 wide in K.
+TEST(ConformancePipeline, KMajorBOnWarpgroups) {
+  for (int bk : {32, 128}) {
+    Problem p{96, 112, 304};
+    p.b_kmajor = true;
+    run_loop(p, 64, 32, bk, 3, 4, "0.0", false, 0, "i32:16, i32:16, i32:16, i32:16, i32:1, i32:1, i32:16, i32:16");
+    run_loop(Problem{96, 112, 304}, 64, 64, bk, 3, 4, "0.0", true, 0,
+             "i32:16, i32:16, i32:16, i32:16, i32:1, i32:1, i32:16, i32:16");
+  }
 }
 
 // Rows aligned to 8 and 4 bytes only (tl.multiple_of 4 and 2 elements): 8- and 4-byte copies.
