@@ -119,6 +119,7 @@ void Emitter::emit_for(const Op& op) {
   if (pp.ok) pipeline_iteration(op, pp, carried, k, lb, st, trips, ivn);
   terminator_handlers.push_back([&, n](const Op& y) {
     if (y.kind != OpKind::Yield || y.operands.size() != n) refuse(op, "loop body must yield the carried values");
+    run_pending_prefetch();  // before the carried pointers advance (cuda_emit_pipeline.cpp)
     std::vector<std::string> src(n);
     for (size_t j = 0; j < n; ++j) {  // phase 1: every new value
       const Value* v = y.operands[j];

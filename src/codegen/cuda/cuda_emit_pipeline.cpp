@@ -31,6 +31,7 @@
 
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <set>
 
 #include "codegen/cuda/cuda_emitter.h"
@@ -206,6 +207,20 @@ void Emitter::pipeline_issue(const Op& loop, const PipePlan& pp, const std::vect
                              const std::string& iv, const std::string& valid, const std::string& slot,
                              bool advance) {
   const ir::Block& body = loop.body();
+  // The slice is emitted again for another iteration; the body's own bindings of its
+  // values (it may already have emitted them: a prefetch issued inside a dot) come back after.
+  std::vector<std::pair<const Value*, std::optional<std::string>>> saved_s, saved_a;
+  auto save = [&](const Value* v) {
+    auto si = scalars_.find(v);
+    saved_s.emplace_back(v, si == scalars_.end() ? std::nullopt : std::optional<std::string>(si->second));
+    auto ai = arrays_.find(v);
+    saved_a.emplace_back(v, ai == arrays_.end() ? std::nullopt : std::optional<std::string>(ai->second));
+  };
+  save(body.args[0]);
+  for (const Op* s : pp.slice)
+    for (const Value* r : s->results) save(r);
+  if (advance)
+    for (int j : pp.advanced) save(body.ops.back()->operands[static_cast<size_t>(j)]);
   open("");
   bind_scalar(body.args[0], iv);
   for (const Op* s : pp.slice) emit_op(*s);
@@ -240,6 +255,12 @@ void Emitter::pipeline_issue(const Op& loop, const PipePlan& pp, const std::vect
   }
   close();
   line("tr_cp_commit();");
+  for (auto& [v, n] : saved_s)
+    if (n) scalars_[v] = *n;
+    else scalars_.erase(v);
+  for (auto& [v, n] : saved_a)
+    if (n) arrays_[v] = *n;
+    else arrays_.erase(v);
 }
 
 void Emitter::pipeline_prologue(const Op& loop, const PipePlan& pp, const std::vector<std::string>& carried,
@@ -278,7 +299,15 @@ void Emitter::pipeline_iteration(const Op& loop, const PipePlan& pp, const std::
   line(fmt::format("const uint64_t {} = {} + {}ull;", ahead, k, pp.stages - 1));
   line(fmt::format("const {0} {1} = ({0})((uint64_t){2} + {3} * (uint64_t){4});", CExpr::ctype(ivt), iv, lb, ahead, st));
   line(fmt::format("const uint32_t {} = (uint32_t)({} % {}ull);", slot, ahead, pp.stages));
-  pipeline_issue(loop, pp, carried, iv, fmt::format("({} < {})", ahead, trips), slot, false);
+  const std::string valid = fmt::format("({} < {})", ahead, trips);
+  // With wgmma the copies are issued after the first dot's instructions, while the tensor
+  // cores run (Emitter::run_pending_prefetch); slot (k-1) mod S is free either way.
+  if (pp.async_proxy)
+    pending_prefetch_ = [this, &loop, &pp, &carried, iv, valid, slot]() {
+      pipeline_issue(loop, pp, carried, iv, valid, slot, false);
+    };
+  else
+    pipeline_issue(loop, pp, carried, iv, valid, slot, false);
   bind_scalar(loop.body().args[0], ivn);
   const std::string cur = fresh("pcur");
   line(fmt::format("const uint32_t {} = (uint32_t)({} % {}ull) * {}u;", cur, k, pp.stages, pp.stage_bytes));
@@ -286,6 +315,13 @@ void Emitter::pipeline_iteration(const Op& loop, const PipePlan& pp, const std::
     staged_[pl.operand] = Staged{fmt::format("(tr_ring + {} + {}u)", cur, pl.offset), pl.cols, pl.kmajor};
     skip_ops_.insert(pl.load);
   }
+}
+
+void Emitter::run_pending_prefetch() {
+  if (!pending_prefetch_) return;
+  const std::function<void()> f = std::move(pending_prefetch_);
+  pending_prefetch_ = nullptr;
+  f();
 }
 
 void Emitter::pipeline_epilogue(const PipePlan& pp) {

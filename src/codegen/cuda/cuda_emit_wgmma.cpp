@@ -55,6 +55,9 @@ void Emitter::emit_wgmma(const Op& op, const MmaPlan& mp) {
   if (!a_st && fr == frag_regs_.end()) ensure(a, a_reg ? mp.a : layout_of(a));
   if (!b_st) ensure(b, layout_of(b));
   std::string sa, sb;
+  // A pipelined loop's copies for a later iteration are issued while this dot's wgmma runs —
+  // unless an operand is written to scratch shared memory here, which they could overwrite.
+  if (a_w || b_w) run_pending_prefetch();
   if (a_w || b_w) {
     line(fmt::format("// dot %{}: operands to shared memory for wgmma", r->id));
     line("__syncthreads();");
@@ -138,6 +141,7 @@ void Emitter::emit_wgmma(const Op& op, const MmaPlan& mp) {
     }
   }
   line("tr_wg_commit();");
+  run_pending_prefetch();
   line("tr_wg_wait0();");
   bind_array(r, res);
 }

@@ -175,6 +175,9 @@ class Emitter {
   void pipeline_issue(const ir::Op& loop, const PipePlan& pp, const std::vector<std::string>& carried,
                       const std::string& iv, const std::string& valid, const std::string& slot, bool advance);
   void pipeline_epilogue(const PipePlan& pp);
+  /// Emits the current iteration's deferred prefetch, if any (a wgmma dot calls it once its
+  /// instructions are issued; the loop's yield calls it otherwise).
+  void run_pending_prefetch();
   /// At most this many stages (render_cuda lowers it when shared memory overflows).
   void set_max_stages(int s) { max_stages_ = s; }
   int64_t ring_bytes() const { return ring_bytes_; }
@@ -233,6 +236,7 @@ class Emitter {
   std::unordered_map<const ir::Value*, Staged> staged_;         // dot operand -> its ring tile
   std::unordered_map<const ir::Op*, std::string> frag_regs_;    // dot -> its a in packed fragments
   std::set<const ir::Op*> skip_ops_;                              // pipelined loads
+  std::function<void()> pending_prefetch_;                         // see run_pending_prefetch
   std::vector<std::map<std::pair<const ir::Value*, std::string>, std::string>> conv_memo_;  // per scope
  public:
   // Global-memory accesses since the last hazard barrier (cuda_emit_memory.cpp): a later
