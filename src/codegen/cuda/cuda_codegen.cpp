@@ -26,9 +26,13 @@ CudaKernelSource render_cuda(const ir::Module& m, const runtime::CodegenOptions&
   constexpr int64_t kSharedLimit = 232448;
   std::unique_ptr<cuda::Emitter> ep = std::make_unique<cuda::Emitter>(*fn, opts, sm);
   std::string body = ep->render();
-  for (int s = opts.num_stages - 1; s >= 1 && ep->ring_bytes() > 0 && ep->shared_bytes() > kSharedLimit; --s) {
+  // Tried in order: num_stages with an in-flight wgmma (one more slot), num_stages without,
+  // then one stage fewer, and so on.
+  for (int s = opts.num_stages, inflight = 0; s >= 1 && ep->ring_bytes() > 0 && ep->shared_bytes() > kSharedLimit;
+       inflight ? --s : 0, inflight = !inflight) {
     ep = std::make_unique<cuda::Emitter>(*fn, opts, sm);
     ep->set_max_stages(s);
+    ep->set_inflight(inflight != 0);
     body = ep->render();
   }
   cuda::Emitter& e = *ep;

@@ -110,6 +110,8 @@ void Emitter::emit_for(const Op& op) {
   flush_before_loop(body);
   const PipePlan pp = plan_pipeline(op);  // cuda_emit_pipeline.cpp
   if (pp.ok) pipeline_prologue(op, pp, carried, lb, st, trips);
+  const int64_t scratch_before = smem_bytes_;
+  if (pp.ok) smem_bytes_ = 0;  // what the body stages in scratch, measured
   open(fmt::format("for (uint64_t {0} = 0; {0} < {1}; ++{0})", k, trips));
   if (stores) note_accesses_of(body);  // the previous iteration's loads and stores
   std::string ivn = fresh("s");
@@ -124,6 +126,10 @@ void Emitter::emit_for(const Op& op) {
     for (size_t j = 0; j < n; ++j) {  // phase 1: every new value
       const Value* v = y.operands[j];
       if (v == body.args[j + 1]) continue;
+      if (v->type.is_tensor()) {  // computed in place in the carried storage (an in-flight wgmma)
+        auto it = arrays_.find(v);
+        if (it != arrays_.end() && it->second == carried[j]) continue;
+      }
       src[j] = declare_like(op.results[j], "n");
       assign(src[j], v, v->type.is_tensor() ? &layout_of(op.results[j]) : nullptr);
     }
@@ -140,7 +146,11 @@ void Emitter::emit_for(const Op& op) {
   emit_block(body);
   terminator_handlers.pop_back();
   close();
-  if (pp.ok) pipeline_epilogue(pp);
+  if (pp.ok) {
+    pipeline_epilogue(pp);
+    if (smem_bytes_ > 0) ring_scratch_disjoint_ = true;
+    smem_bytes_ = std::max(smem_bytes_, scratch_before);
+  }
   if (stores) note_accesses_of(body);
 }
 

@@ -10,7 +10,8 @@
 // (`p += inc` yielded, p read by nothing but the slice and that advance, its final value
 // unused). The body must have no nested control flow, stores, atomics or barriers.
 //
-// Emission, S = num_stages ring slots of one tile per qualifying load:
+// Emission, S = num_stages ring slots of one tile per qualifying load (S + 1 with a wgmma
+// kept in flight, plan_pipeline):
 //   prologue   iterations 0 .. S-2: the slice evaluated at that iteration's induction
 //              value, each thread's vectors copied global -> shared with cp.async (masked-off
 //              or past-the-end vectors zero-filled: src-size 0 reads nothing), the carried
@@ -196,6 +197,23 @@ Emitter::PipePlan Emitter::plan_pipeline(const Op& loop) {
         if (o == pl.load->results[0]) return PipePlan{};
   pp.stage_bytes = offset;
   pp.stages = stages;
+  // `acc = tl.dot(a, b, acc)` on wgmma with acc only carried: the dot accumulates in place
+  // and its instructions stay in flight into the next iteration (wait for all but the newest
+  // group), so the tensor cores do not idle across the loop's barrier. The slot a copy
+  // overwrites must then be two iterations old: one more slot (upstream Triton allocates
+  // num_stages + 1 buffers for a pipelined wgmma, too).
+  for (const auto& up : body.ops) {
+    const Op& op = *up;
+    if (!inflight_ok_) break;
+    if (op.kind != OpKind::Dot || !mma_plan(op, num_warps_, false, plan_.mma_along_m, plan_.sm).wgmma) continue;
+    const int j = carried_index(op.operands[2]);
+    if (j < 0 || uses(op.operands[2]) != 1 || uses(op.results[0]) != 1 ||
+        yield->operands[static_cast<size_t>(j)] != op.results[0] ||
+        !(layout_of(op.results[0]) == layout_of(loop.results[static_cast<size_t>(j)])))
+      continue;
+    pp.inflight.push_back({&op, j});
+  }
+  pp.slots = stages + (pp.inflight.empty() ? 0 : 1);
   for (const auto& op : body.ops)
     if (slice.count(op.get())) pp.slice.push_back(op.get());
   pp.advanced.assign(advanced.begin(), advanced.end());
@@ -266,9 +284,14 @@ void Emitter::pipeline_issue(const Op& loop, const PipePlan& pp, const std::vect
 void Emitter::pipeline_prologue(const Op& loop, const PipePlan& pp, const std::vector<std::string>& carried,
                                 const std::string& lb, const std::string& st, const std::string& trips) {
   const ir::Type& ivt = loop.body().args[0]->type;
-  ring_bytes_ = std::max(ring_bytes_, pp.stages * pp.stage_bytes);
+  ring_bytes_ = std::max(ring_bytes_, pp.slots * pp.stage_bytes);
   line(fmt::format("// software pipeline ({} stages): dot operands copied global -> shared ahead with cp.async",
                    pp.stages));
+  for (const auto& [d, j] : pp.inflight) {  // accumulated in place: the carried storage
+    inplace_acc_[d] = carried[static_cast<size_t>(j)];
+    line(fmt::format("// dot %{}: wgmma accumulates in place and stays in flight across iterations ({} ring slots)",
+                     d->results[0]->id, pp.slots));
+  }
   for (const Op* d : pp.hoisted) {
     const MmaPlan mp = mma_plan(*d, num_warps_, false, plan_.mma_along_m, plan_.sm);
     const Value* a = d->operands[0];
@@ -281,6 +304,9 @@ void Emitter::pipeline_prologue(const Op& loop, const PipePlan& pp, const std::v
                        el(a, mp.a, r), el(a, mp.a, r + 1)));
     frag_regs_[d] = hf;
   }
+  // Scratch shared memory may overlap the ring (Emitter::render): what was staged there
+  // before the loop must have been read by every thread before the copies land.
+  line("__syncthreads();  // scratch reads are done before the ring is written");
   for (int s = 0; s + 1 < pp.stages; ++s) {
     const std::string iv = fresh("piv");
     line(fmt::format("const {0} {1} = ({0})((uint64_t){2} + {3}ull * (uint64_t){4});", CExpr::ctype(ivt), iv, lb, s, st));
@@ -298,7 +324,7 @@ void Emitter::pipeline_iteration(const Op& loop, const PipePlan& pp, const std::
   const std::string ahead = fresh("pk"), iv = fresh("piv"), slot = fresh("pslot");
   line(fmt::format("const uint64_t {} = {} + {}ull;", ahead, k, pp.stages - 1));
   line(fmt::format("const {0} {1} = ({0})((uint64_t){2} + {3} * (uint64_t){4});", CExpr::ctype(ivt), iv, lb, ahead, st));
-  line(fmt::format("const uint32_t {} = (uint32_t)({} % {}ull);", slot, ahead, pp.stages));
+  line(fmt::format("const uint32_t {} = (uint32_t)({} % {}ull);", slot, ahead, pp.slots));
   const std::string valid = fmt::format("({} < {})", ahead, trips);
   // With wgmma the copies are issued after the first dot's instructions, while the tensor
   // cores run (Emitter::run_pending_prefetch); slot (k-1) mod S is free either way.
@@ -310,7 +336,7 @@ void Emitter::pipeline_iteration(const Op& loop, const PipePlan& pp, const std::
     pipeline_issue(loop, pp, carried, iv, valid, slot, false);
   bind_scalar(loop.body().args[0], ivn);
   const std::string cur = fresh("pcur");
-  line(fmt::format("const uint32_t {} = (uint32_t)({} % {}ull) * {}u;", cur, k, pp.stages, pp.stage_bytes));
+  line(fmt::format("const uint32_t {} = (uint32_t)({} % {}ull) * {}u;", cur, k, pp.slots, pp.stage_bytes));
   for (const PipeLoad& pl : pp.loads) {
     staged_[pl.operand] = Staged{fmt::format("(tr_ring + {} + {}u)", cur, pl.offset), pl.cols, pl.kmajor};
     skip_ops_.insert(pl.load);
@@ -325,6 +351,8 @@ void Emitter::run_pending_prefetch() {
 }
 
 void Emitter::pipeline_epilogue(const PipePlan& pp) {
+  if (!pp.inflight.empty()) line("tr_wg_wait0();  // the last iteration's dot");
+  for (const auto& [d, j] : pp.inflight) inplace_acc_.erase(d);
   line("tr_cp_wait<0>();");
   line("__syncthreads();  // the ring is free again");
   for (const PipeLoad& pl : pp.loads) {

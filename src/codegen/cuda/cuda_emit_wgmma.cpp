@@ -81,8 +81,14 @@ void Emitter::emit_wgmma(const Op& op, const MmaPlan& mp) {
   gb = fresh("wgb");
   line(fmt::format("const uint32_t {} = {};", gb,
                    b_st ? stb->second.addr : fmt::format("(uint32_t)__cvta_generic_to_shared({})", sb)));
-  const std::string res = declare_array(r->type, mp.acc.size(HwDim::Register), "acc");
-  for (int64_t k = 0; k < mp.acc.size(HwDim::Register); ++k) line(fmt::format("{}[{}] = {};", res, k, el(c, mp.acc, k)));
+  const auto inplace = inplace_acc_.find(&op);
+  std::string res;
+  if (inplace != inplace_acc_.end()) {
+    res = inplace->second;  // the carried accumulator itself (cuda_emit_pipeline.cpp)
+  } else {
+    res = declare_array(r->type, mp.acc.size(HwDim::Register), "acc");
+    for (int64_t k = 0; k < mp.acc.size(HwDim::Register); ++k) line(fmt::format("{}[{}] = {};", res, k, el(c, mp.acc, k)));
+  }
   line("tr_wg_fence();");
   for (int64_t kt = 0; kt < mp.kt; ++kt) {
     const int64_t k0 = 16 * kt;
@@ -142,7 +148,8 @@ void Emitter::emit_wgmma(const Op& op, const MmaPlan& mp) {
   }
   line("tr_wg_commit();");
   run_pending_prefetch();
-  line("tr_wg_wait0();");
+  if (inplace != inplace_acc_.end()) line("tr_wg_wait<1>();  // the previous iteration's dot is done; this one runs on");
+  else line("tr_wg_wait0();");
   bind_array(r, res);
 }
 

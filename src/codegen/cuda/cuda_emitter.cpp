@@ -549,11 +549,11 @@ std::string Emitter::render() {
                         "  const uint32_t tr_dyn_u = (uint32_t)__cvta_generic_to_shared(tr_dyn_smem);\n"
                         "  const uint32_t tr_pad = (0u - tr_dyn_u) & 1023u, tr_ring = tr_dyn_u + tr_pad;\n"
                         "  unsigned char* const tr_smem = tr_dyn_smem + tr_pad + {};\n  (void)tr_smem; (void)tr_ring;\n",
-                        ring_bytes_)
+                        ring_scratch_disjoint_ ? ring_bytes_ : 0)
                   : fmt::format("  unsigned char* const tr_smem = tr_dyn_smem + {};\n"
                                 "  const uint32_t tr_ring = (uint32_t)__cvta_generic_to_shared(tr_dyn_smem);\n"
                                 "  (void)tr_smem; (void)tr_ring;\n",
-                                ring_bytes_);
+                                ring_scratch_disjoint_ ? ring_bytes_ : 0);
   return smem + prologue_ + out_;
 }
 

@@ -47,8 +47,12 @@ class Emitter {
   Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts, int sm);
   /// The kernel body's text (declarations of the per-thread coordinates first).
   std::string render();
-  /// Dynamic shared memory: the pipelining ring, then scratch.
-  int64_t shared_bytes() const { return ring_bytes_ + smem_bytes_ + (uses_wgmma_ ? 1024 : 0); }
+  /// Dynamic shared memory: the pipelining ring, then scratch — or both from the start when
+  /// no pipelined loop's body uses scratch (they are never live together then).
+  int64_t shared_bytes() const {
+    return (ring_scratch_disjoint_ ? ring_bytes_ + smem_bytes_ : std::max(ring_bytes_, smem_bytes_)) +
+           (uses_wgmma_ ? 1024 : 0);
+  }
   int threads() const { return 32 * num_warps_; }
   std::vector<CudaFailSite> fail_sites;
 
@@ -159,6 +163,8 @@ class Emitter {
     std::vector<int> advanced;               ///< carried pointers kept S-1 iterations ahead
     std::vector<const ir::Op*> hoisted;      ///< dots whose a is read from registers
     bool async_proxy = false;                ///< a dot reads the ring with wgmma (proxy fence)
+    int slots = 0;                           ///< ring slots: stages, + 1 with a dot in flight
+    std::vector<std::pair<const ir::Op*, int>> inflight;  ///< wgmma dots kept in flight, carried index
   };
   /// A shared-memory tile holding a dot operand in the current iteration.
   struct Staged {
@@ -180,6 +186,8 @@ class Emitter {
   void run_pending_prefetch();
   /// At most this many stages (render_cuda lowers it when shared memory overflows).
   void set_max_stages(int s) { max_stages_ = s; }
+  /// Whether a pipelined wgmma may stay in flight across iterations (one more ring slot).
+  void set_inflight(bool on) { inflight_ok_ = on; }
   int64_t ring_bytes() const { return ring_bytes_; }
   /// The shared-memory layout of a 16-bit dot operand tile [R][C] (C contiguous, powers of
   /// two): the element index of row-major element i. Column blocks of W = min(C, 64)
@@ -231,12 +239,15 @@ class Emitter {
   std::unordered_map<const ir::Value*, int> remat_memo_;  // tree size, or -1
   std::map<std::string, std::string> hw_vars_;  // (layout key, dim) -> variable
   int max_stages_ = 1 << 20;
+  bool inflight_ok_ = true;
   bool uses_wgmma_ = false;
   int64_t ring_bytes_ = 0;
   std::unordered_map<const ir::Value*, Staged> staged_;         // dot operand -> its ring tile
   std::unordered_map<const ir::Op*, std::string> frag_regs_;    // dot -> its a in packed fragments
   std::set<const ir::Op*> skip_ops_;                              // pipelined loads
   std::function<void()> pending_prefetch_;                         // see run_pending_prefetch
+  std::unordered_map<const ir::Op*, std::string> inplace_acc_;     // in-flight dot -> carried acc
+  bool ring_scratch_disjoint_ = false;  // a pipelined loop's body uses scratch: no overlap
   std::vector<std::map<std::pair<const ir::Value*, std::string>, std::string>> conv_memo_;  // per scope
  public:
   // Global-memory accesses since the last hazard barrier (cuda_emit_memory.cpp): a later
