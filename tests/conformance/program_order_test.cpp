@@ -96,4 +96,47 @@ def k(x_ptr, t_ptr, o, M: tl.constexpr, N: tl.constexpr):
     for (int j = 0; j < N; ++j) ASSERT_EQ(o[j * M + i], x[i * N + j] * 3 + 1) << i << " " << j;
 }
 
+// Each iteration reads what another thread stored in the previous one (reversed) and
+// stores in place: the barrier at the top of an iteration (skipped in the first, which has
+// no previous one) and the one before the store (the reversed element is still to be read
+// by its thread) are both needed. n = 0, 1 and several iterations.
+TEST(ConformanceProgramOrder, LoopReadsWhatThePreviousIterationStored) {
+  const std::string src = std::string(kPrelude) + R"(
+@triton.jit
+def k(buf, n, N: tl.constexpr):
+    r = tl.arange(0, N)
+    for i in range(n):
+        x = tl.load(buf + (N - 1 - r))
+        tl.store(buf + r, x + 1)
+)";
+  const int N = 256;
+  for (int n : {0, 1, 2, 5}) {
+    auto x = rand_int<int32_t>(N, -1000, 1000);
+    Case c(src, "k", "*i32:16, i32, 256");
+    c.in(x).scalar(tritium::Arg(n));
+    const auto got = c.run({1}).get<int32_t>(0);
+    for (int i = 0; i < N; ++i) ASSERT_EQ(got[i], x[n % 2 ? N - 1 - i : i] + n) << "n=" << n << " i=" << i;
+  }
+}
+
+// Two scalar stores (thread 0 does both, in program order: no barrier between them), then
+// every thread reads both words.
+TEST(ConformanceProgramOrder, ScalarStoresThenATensorLoadOfThem) {
+  const std::string src = std::string(kPrelude) + R"(
+@triton.jit
+def k(p, o, a, b, N: tl.constexpr):
+    tl.store(p, a)
+    tl.store(p + 1, b)
+    tl.store(p, a + b)
+    r = tl.arange(0, N)
+    tl.store(o + r, tl.load(p + r % 2))
+)";
+  const int N = 128;
+  const auto ab = rand_int<int32_t>(2, -1000, 1000);
+  Case c(src, "k", "*i32:16, *i32:16, i32, i32, 128");
+  c.out<int32_t>(2).out<int32_t>(N).scalar(tritium::Arg(ab[0])).scalar(tritium::Arg(ab[1]));
+  const auto o = c.run({1}).get<int32_t>(1);
+  for (int i = 0; i < N; ++i) ASSERT_EQ(o[i], i % 2 ? ab[1] : ab[0] + ab[1]) << i;
+}
+
 }  // namespace

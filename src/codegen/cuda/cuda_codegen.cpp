@@ -11,7 +11,7 @@
 
 namespace tritium::codegen {
 
-CudaKernelSource render_cuda(const ir::Module& m, const runtime::CodegenOptions& opts, int sm) {
+CudaKernelSource render_cuda(const ir::Module& m, const runtime::CodegenOptions& opts, int sm, int64_t shared_limit) {
   if (m.functions.empty()) throw std::invalid_argument("render_cuda: the module has no function");
   const ir::Function* fn = m.functions.front().get();
   for (auto& f : m.functions)
@@ -20,19 +20,19 @@ CudaKernelSource render_cuda(const ir::Module& m, const runtime::CodegenOptions&
       break;
     }
   ir::verify_or_throw(*fn, &m);
-  // A pipelined loop's ring takes num_stages slots; where ring and scratch together pass
-  // what sm_90 allows a block (227 KiB with opt-in), render again with one stage fewer, as
+  // A pipelined loop's ring takes num_stages slots (one more for a wgmma kept in flight);
+  // where ring and scratch together pass what the GPU allows a block, render again: the
+  // same stages without the in-flight slot, then one stage fewer with it, and so on — as
   // upstream Triton lowers num_stages when its buffers do not fit.
-  constexpr int64_t kSharedLimit = 232448;
   std::unique_ptr<cuda::Emitter> ep = std::make_unique<cuda::Emitter>(*fn, opts, sm);
   std::string body = ep->render();
-  // Tried in order: num_stages with an in-flight wgmma (one more slot), num_stages without,
-  // then one stage fewer, and so on.
-  for (int s = opts.num_stages, inflight = 0; s >= 1 && ep->ring_bytes() > 0 && ep->shared_bytes() > kSharedLimit;
-       inflight ? --s : 0, inflight = !inflight) {
+  for (int s = opts.num_stages, step = 1; s >= 1 && ep->ring_bytes() > 0 && ep->shared_bytes() > shared_limit; ++step) {
+    const bool inflight = step % 2 == 0;  // step 1: (S, off); 2: (S-1, on); 3: (S-1, off); ...
+    if (inflight) --s;
+    if (s < 1) break;
     ep = std::make_unique<cuda::Emitter>(*fn, opts, sm);
     ep->set_max_stages(s);
-    ep->set_inflight(inflight != 0);
+    ep->set_inflight(inflight);
     body = ep->render();
   }
   cuda::Emitter& e = *ep;

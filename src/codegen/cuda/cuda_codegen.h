@@ -54,9 +54,11 @@ struct CudaKernelSource {
 };
 
 /// Renders the kernel of `m` (the function marked is_kernel, else the first one) for a GPU
-/// of compute capability `sm` / 10 (90: H100 / H200, where dots may use wgmma). Throws
-/// frontend::CompileError for a construct the CUDA backend cannot lower.
-CudaKernelSource render_cuda(const ir::Module& m, const runtime::CodegenOptions& opts, int sm = 90);
+/// of compute capability `sm` / 10 (90: H100 / H200, where dots may use wgmma) allowing
+/// `shared_limit` bytes of shared memory per block (pipelining stages are lowered to fit).
+/// Throws frontend::CompileError for a construct the CUDA backend cannot lower.
+CudaKernelSource render_cuda(const ir::Module& m, const runtime::CodegenOptions& opts, int sm = 90,
+                             int64_t shared_limit = 232448);
 
 namespace cuda {
 /// The device-side prelude embedded at the top of every generated unit.

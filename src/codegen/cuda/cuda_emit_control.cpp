@@ -58,11 +58,11 @@ void Emitter::flush_before_loop(const ir::Block& body) {
   accesses_.clear();
 }
 
-void Emitter::note_accesses_of(const ir::Block& b) {
+void Emitter::note_accesses_of(const ir::Block& b, const std::string& guard) {
   for (const auto& op : b.ops) {
     const bool st = op->kind == OpKind::Store || op->kind == OpKind::AtomicRMW || op->kind == OpKind::AtomicCAS;
-    if (st || op->kind == OpKind::Load) accesses_.push_back(Access{st, nullptr, "", true});
-    for (const auto& r : op->regions) note_accesses_of(r->block);
+    if (st || op->kind == OpKind::Load) accesses_.push_back(Access{st, nullptr, "", true, false, guard});
+    for (const auto& r : op->regions) note_accesses_of(r->block, guard);
   }
 }
 
@@ -113,7 +113,7 @@ void Emitter::emit_for(const Op& op) {
   const int64_t scratch_before = smem_bytes_;
   if (pp.ok) smem_bytes_ = 0;  // what the body stages in scratch, measured
   open(fmt::format("for (uint64_t {0} = 0; {0} < {1}; ++{0})", k, trips));
-  if (stores) note_accesses_of(body);  // the previous iteration's loads and stores
+  if (stores) note_accesses_of(body, k);  // the previous iteration's loads and stores (none when k = 0)
   std::string ivn = fresh("s");
   line(fmt::format("{} const {} = ({})((uint64_t){} + {} * (uint64_t){});", CExpr::ctype(ivt), ivn, CExpr::ctype(ivt), lb,
                    k, st));

@@ -95,12 +95,22 @@ void Emitter::hazard_barrier(bool store, const Value* ptr, bool atomic) {
     if (!owner(l).empty()) a.shared = true;
     for (int64_t k = 0; k < l.size(HwDim::Register) && !a.shared; ++k) a.shared = reg_dup(l, k);
   }
+  a.by_thread0 = store && !atomic && ptr->type.is_scalar();
   bool need = false;
-  for (const Access& e : accesses_)
-    if ((store || e.store) && (a.shared || e.shared || e.ptr != ptr || e.key != a.key)) need = true;
+  std::string guard;  // the one loop guard of every conflict, or "" (unconditional)
+  bool first = true;
+  for (const Access& e : accesses_) {
+    if (!(store || e.store) || !(a.shared || e.shared || e.ptr != ptr || e.key != a.key)) continue;
+    if (a.by_thread0 && e.by_thread0) continue;  // both by thread 0, in program order
+    guard = first ? e.guard : (guard == e.guard ? guard : "");
+    first = false;
+    need = true;
+  }
   if (need) {
-    line(store ? "__syncthreads();  // this program's earlier accesses are done before the store"
-               : "__syncthreads();  // this program's earlier stores are visible to the load");
+    const char* why = store ? "__syncthreads();  // this program's earlier accesses are done before the store"
+                            : "__syncthreads();  // this program's earlier stores are visible to the load";
+    if (guard.empty()) line(why);
+    else line(fmt::format("if ({} > 0) {}", guard, why));  // only the previous iteration's
     accesses_.clear();
   }
   accesses_.push_back(a);

@@ -74,14 +74,16 @@ constexpr int64_t kRingAlign = 1024;  // tiles start where wgmma's swizzle patte
 
 Emitter::PipePlan Emitter::plan_pipeline(const Op& loop) {
   PipePlan pp;
-  const int stages = std::min(opts_.num_stages, max_stages_);
+  // tl.range(..., num_stages=N) overrides the kernel's num_stages for its loop.
+  const int asked = loop.has_attr("num_stages") ? static_cast<int>(loop.attr_int("num_stages")) : opts_.num_stages;
+  const int stages = std::min(asked, max_stages_);
   if (stages < 2 || opts_.portable_numerics) return pp;
   const ir::Block& body = loop.body();
   std::set<const Op*> in_body;
   for (const auto& op : body.ops) {
     switch (op->kind) {
       case OpKind::For: case OpKind::If: case OpKind::While: case OpKind::Store: case OpKind::AtomicRMW:
-      case OpKind::AtomicCAS: case OpKind::Barrier: case OpKind::Assert:
+      case OpKind::AtomicCAS: case OpKind::Barrier: case OpKind::Assert: case OpKind::Call: case OpKind::Print:
         return pp;
       default: break;
     }
@@ -190,6 +192,28 @@ Emitter::PipePlan Emitter::plan_pipeline(const Op& loop) {
           for (const Value* o : rop->operands)
             if (o == arg) return PipePlan{};
   }
+  // Inside the body the carried storage holds iteration k+S-1's pointer: anything computed
+  // from it (slice values, the advance itself) may only reach the pipelined copies.
+  {
+    std::set<const Value*> tainted;
+    for (int j : advanced) tainted.insert(body.args[static_cast<size_t>(j) + 1]);
+    for (const auto& op : body.ops) {
+      if (!slice.count(op.get())) continue;
+      bool t = false;
+      for (const Value* o : op->operands) t = t || tainted.count(o);
+      if (t)
+        for (const Value* r : op->results) tainted.insert(r);
+    }
+    for (const auto& op : body.ops)
+      for (const Value* o : op->operands)
+        if (tainted.count(o) && op.get() != yield && !slice.count(op.get()) && !pipelined.count(op.get()) &&
+            carried_index(o) < 0)
+          return PipePlan{};
+    for (int j : advanced) {
+      const Value* y = yield->operands[static_cast<size_t>(j)];
+      if (uses(y) != 1) return PipePlan{};  // the advanced pointer read in the body, too
+    }
+  }
   // The loads must not feed the slice (their values are only available in shared memory).
   for (const PipeLoad& pl : pp.loads)
     for (const Op* s : slice)
@@ -207,6 +231,18 @@ Emitter::PipePlan Emitter::plan_pipeline(const Op& loop) {
     if (!inflight_ok_) break;
     if (op.kind != OpKind::Dot || !mma_plan(op, num_warps_, false, plan_.mma_along_m, plan_.sm).wgmma) continue;
     const int j = carried_index(op.operands[2]);
+    // Only a dot reading nothing but the ring and registers may stay in flight: scratch
+    // shared memory is rewritten by the next dot or iteration while it would still read it.
+    bool a_ok = false, b_ok = false;
+    const MmaPlan mp = mma_plan(op, num_warps_, false, plan_.mma_along_m, plan_.sm);
+    for (const PipeLoad& pl : pp.loads) {
+      if (pl.dot != &op) continue;
+      a_ok = a_ok || pl.which == 0;
+      b_ok = b_ok || pl.which == 1;
+    }
+    for (const Op* h : pp.hoisted) a_ok = a_ok || h == &op;
+    a_ok = a_ok || layout_of(op.operands[0]) == mp.a;
+    if (!a_ok || !b_ok || loop.has_attr("disallow_acc_multi_buffer")) continue;
     if (j < 0 || uses(op.operands[2]) != 1 || uses(op.results[0]) != 1 ||
         yield->operands[static_cast<size_t>(j)] != op.results[0] ||
         !(layout_of(op.results[0]) == layout_of(loop.results[static_cast<size_t>(j)])))
@@ -239,6 +275,9 @@ void Emitter::pipeline_issue(const Op& loop, const PipePlan& pp, const std::vect
     for (const Value* r : s->results) save(r);
   if (advance)
     for (int j : pp.advanced) save(body.ops.back()->operands[static_cast<size_t>(j)]);
+  // Conversions made for the current iteration must not be reused for another one.
+  std::vector<std::map<std::pair<const Value*, std::string>, std::string>> memo;
+  memo.swap(conv_memo_);
   open("");
   bind_scalar(body.args[0], iv);
   for (const Op* s : pp.slice) emit_op(*s);
@@ -268,10 +307,12 @@ void Emitter::pipeline_issue(const Op& loop, const PipePlan& pp, const std::vect
     for (int j : pp.advanced) {
       const Value* y = body.ops.back()->operands[static_cast<size_t>(j)];
       emit_op(*y->def);
-      assign(carried[static_cast<size_t>(j)], y, &layout_of(loop.results[static_cast<size_t>(j)]));
+      assign(carried[static_cast<size_t>(j)], y,
+             y->type.is_tensor() ? &layout_of(loop.results[static_cast<size_t>(j)]) : nullptr);
     }
   }
   close();
+  conv_memo_.swap(memo);
   line("tr_cp_commit();");
   for (auto& [v, n] : saved_s)
     if (n) scalars_[v] = *n;
@@ -351,7 +392,8 @@ void Emitter::run_pending_prefetch() {
 }
 
 void Emitter::pipeline_epilogue(const PipePlan& pp) {
-  if (!pp.inflight.empty()) line("tr_wg_wait0();  // the last iteration's dot");
+  for (const auto& [d, j] : pp.inflight)  // the last iteration's dot, its accumulator tied to the wait
+    wg_wait(0, inplace_acc_.at(d), layout_of(d->results[0]).size(HwDim::Register));
   for (const auto& [d, j] : pp.inflight) inplace_acc_.erase(d);
   line("tr_cp_wait<0>();");
   line("__syncthreads();  // the ring is free again");

@@ -148,9 +148,22 @@ void Emitter::emit_wgmma(const Op& op, const MmaPlan& mp) {
   }
   line("tr_wg_commit();");
   run_pending_prefetch();
-  if (inplace != inplace_acc_.end()) line("tr_wg_wait<1>();  // the previous iteration's dot is done; this one runs on");
-  else line("tr_wg_wait0();");
+  if (inplace != inplace_acc_.end()) {
+    line("// the previous iteration's dot is done; this one runs on");
+    wg_wait(1, res, mp.acc.size(HwDim::Register));
+  } else {
+    wg_wait(0, res, mp.acc.size(HwDim::Register));
+  }
   bind_array(r, res);
+}
+
+void Emitter::wg_wait(int pending, const std::string& acc, int64_t regs) {
+  // The accumulator registers are operands of the wait, so the compiler keeps every read
+  // and write of them on the right side of it (as upstream Triton emits the wait).
+  std::vector<std::string> ops;
+  for (int64_t j = 0; j < regs; ++j) ops.push_back(fmt::format("\"+f\"({}[{}])", acc, j));
+  line(fmt::format("asm volatile(\"wgmma.wait_group.sync.aligned {};\" : {} :: \"memory\");", pending,
+                   fmt::join(ops, ", ")));
 }
 
 }  // namespace tritium::codegen::cuda

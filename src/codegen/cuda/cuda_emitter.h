@@ -141,6 +141,8 @@ class Emitter {
   void emit_mma(const ir::Op& op, const MmaPlan& mp);
   void emit_wgmma(const ir::Op& op, const MmaPlan& mp);  // cuda_emit_wgmma.cpp
   bool uses_wgmma() const { return uses_wgmma_; }
+  /// wgmma.wait_group `pending` with the `regs` registers of accumulator array `acc` tied to it.
+  void wg_wait(int pending, const std::string& acc, int64_t regs);
   void emit_for(const ir::Op& op);
 
   // ---- software pipelining of dot operands (cuda_emit_pipeline.cpp) --------------------
@@ -259,13 +261,18 @@ class Emitter {
     const ir::Value* ptr;  // nullptr: unknown (a previous loop iteration)
     std::string key;       // layout key ("" for scalars)
     bool shared;           // scalar, atomic, duplicate holders, or another iteration
+    bool by_thread0 = false;  // a plain scalar store: thread 0 alone does it
+    std::string guard;        // a for loop's trip index: the previous iteration's access
   };
   std::vector<Access> accesses_;
   /// Emits a block barrier before a load (store = false) or store / atomic through `ptr`
-  /// when it conflicts with an access since the last one, then records it.
+  /// when it conflicts with an access since the last one, then records it. Two plain
+  /// scalar stores never conflict (thread 0 does both, in program order). When every
+  /// conflict is with a for loop's previous iteration (guard k), the barrier is skipped in
+  /// the loop's first iteration (`if (k > 0)`: uniform, so every thread takes it or none).
   void hazard_barrier(bool store, const ir::Value* ptr, bool atomic);
   /// Records the accesses of `b` (a loop body that repeats, or has run) as shared accesses.
-  void note_accesses_of(const ir::Block& b);
+  void note_accesses_of(const ir::Block& b, const std::string& guard = "");
   /// Before a loop whose body accesses memory: one barrier for earlier stores.
   void flush_before_loop(const ir::Block& body);
 };

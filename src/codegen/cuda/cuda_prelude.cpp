@@ -63,8 +63,7 @@ TR_INLINE uint64_t tr_wg_desc(uint32_t addr, uint32_t lbo, uint32_t sbo, uint32_
 TR_INLINE void tr_fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 TR_INLINE void tr_wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 TR_INLINE void tr_wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
-TR_INLINE void tr_wg_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
-template <int N> TR_INLINE void tr_wg_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory"); }
+// (wgmma.wait_group is emitted inline, with the accumulator registers as its operands.)
 TR_INLINE void tr_cp_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> TR_INLINE void tr_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
 

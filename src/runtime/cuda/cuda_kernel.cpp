@@ -19,7 +19,7 @@ CudaCompiled compile_cuda(const ir::Module& m, const CodegenOptions& opts, Nvrtc
   int sm = 0;
   for (char ch : arch)
     if (ch >= '0' && ch <= '9') sm = sm * 10 + (ch - '0');
-  c.src = codegen::render_cuda(m, opts, sm);
+  c.src = codegen::render_cuda(m, opts, sm, shared_limit);
   if (c.src.shared_bytes > shared_limit) {
     const ir::Function* fn = m.functions.front().get();
     for (const auto& f : m.functions)
