@@ -155,6 +155,40 @@ TEST(CudaPipeline, ReviewShapes) {
   EXPECT_EQ(count(computed, "stays in flight"), 0) << computed;
 }
 
+// tl.range's num_stages overrides the kernel's for its loop (upstream's semantics), and
+// disallow_acc_multi_buffer keeps the accumulating dot from staying in flight.
+TEST(CudaPipeline, RangeOptionsPerLoop) {
+  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  tritium::Device dev(tritium::runtime::cuda::make_nvrtc_check_device());
+  auto gen = [&](const std::string& range) {
+    const std::string src = std::string(R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(a_ptr, b_ptr, c_ptr, NK):
+    offs = tl.arange(0, 64)
+    a_ptrs = a_ptr + offs[:, None] * 64 + offs[None, :]
+    b_ptrs = b_ptr + offs[:, None] * 64 + offs[None, :]
+    acc = tl.zeros((64, 64), dtype=tl.float32)
+    for k in )") + range + R"(:
+        acc = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), acc)
+        a_ptrs += 4096
+        b_ptrs += 4096
+    tl.store(c_ptr + offs[:, None] * 64 + offs[None, :], acc)
+)";
+    auto mod = tritium::Module::from_string(src, "range.py");
+    const std::string out = mod.kernel("k").compile(dev, "*fp16:16, *fp16:16, *fp32:16, i32").source();
+    return out.substr(out.find("__global__"));
+  };
+  EXPECT_EQ(count(gen("tl.range(0, NK, num_stages=1)"), "software pipeline"), 0);
+  EXPECT_EQ(count(gen("tl.range(0, NK, num_stages=4)"), "software pipeline (4 stages)"), 1);
+  const std::string no_multi = gen("tl.range(0, NK, disallow_acc_multi_buffer=True)");
+  EXPECT_EQ(count(no_multi, "software pipeline (3 stages)"), 1) << no_multi;
+  EXPECT_EQ(count(no_multi, "stays in flight"), 0) << no_multi;
+  EXPECT_EQ(count(gen("range(0, NK)"), "stays in flight"), 1);
+}
+
 // 64 x 64 x 64 tiles (8 KiB a tile): 3 stages and the in-flight wgmma's fourth slot fit.
 TEST(CudaPipeline, AccumulatingWgmmaStaysInFlight) {
   if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
