@@ -1,6 +1,8 @@
 // membw.cpp - host description and measured multi-threaded memcpy bandwidth.
 #include "membw.h"
 
+#include "runtime/cpu/thread_pool.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -86,7 +88,7 @@ MachineInfo machine_info() {
     }
   }
   if (m.cpu_model.empty()) m.cpu_model = "unknown CPU";
-  m.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  m.threads = static_cast<int>(runtime::cpu::cpu_threads());  // what the CPU runtime runs on
   m.llc_bytes = llc_from_sysfs();
 #ifdef _SC_LEVEL3_CACHE_SIZE
   if (m.llc_bytes <= 0) m.llc_bytes = std::max<long>(0, sysconf(_SC_LEVEL3_CACHE_SIZE));

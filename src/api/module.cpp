@@ -42,7 +42,7 @@ Module Module::from_file(const std::string& path) {
   try {
     src = frontend::Source::from_file(path);
   } catch (const std::exception& e) {
-    throw Error(ErrorKind::NotFound, fmt::format("cannot read kernel source '{}': {}", path, e.what()));
+    throw Error(ErrorKind::NotFound, e.what());  // "cannot read kernel source 'PATH': REASON"
   }
   return Module(parse(std::move(src)));
 }

@@ -62,9 +62,16 @@ int main(int argc, char** argv) {
     fmt::print("{}", version_text());
     return 0;
   }
-  if (*compile) return compile_args.help ? print_usage("compile") : run_compile(compile_args);
-  if (*bench) return bench_args.help ? print_usage("bench") : run_bench_command(bench_args);
-  if (*doctor) return doctor_args.help ? print_usage("doctor") : run_doctor(doctor_args);
+  // Commands report their own errors; anything that escapes them (e.g. a bad environment
+  // variable such as TRITIUM_NUM_THREADS) is an error message and status 1, never an abort.
+  try {
+    if (*compile) return compile_args.help ? print_usage("compile") : run_compile(compile_args);
+    if (*bench) return bench_args.help ? print_usage("bench") : run_bench_command(bench_args);
+    if (*doctor) return doctor_args.help ? print_usage("doctor") : run_doctor(doctor_args);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "tritium: error: {}\n", e.what());
+    return 1;
+  }
   if (*help_cmd) return print_usage(help_help ? "help" : help_topic);
   if (help) return print_usage("");
   // No command: show the page on stderr, as a usage error.

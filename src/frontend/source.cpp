@@ -2,6 +2,9 @@
 #include "frontend/source.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -20,11 +23,14 @@ Source::Source(std::string text, std::string name) : text_(std::move(text)), nam
 }
 
 SourceRef Source::from_file(const std::string& path) {
+  std::error_code ec;
+  const std::string what = "cannot read kernel source '" + path + "': ";
+  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(what + "it is a directory, not a .py file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open source file '" + path + "'");
+  if (!in) throw std::runtime_error(what + std::strerror(errno));
   std::ostringstream ss;
   ss << in.rdbuf();
-  if (in.bad()) throw std::runtime_error("cannot read source file '" + path + "'");
+  if (in.bad()) throw std::runtime_error(what + "read error");
   return std::make_shared<const Source>(ss.str(), path);
 }
 

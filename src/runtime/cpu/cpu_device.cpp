@@ -148,8 +148,7 @@ class CpuDevice final : public Device {
 
   std::string name() const override { return "cpu"; }
   std::string description() const override {
-    unsigned n = std::thread::hardware_concurrency();
-    return fmt::format("{} ({} threads), compiler: {}", read_model_name(), n, join(compiler_command()));
+    return fmt::format("{} ({} threads), compiler: {}", read_model_name(), cpu_threads(), join(compiler_command()));
   }
 
   DeviceBuffer alloc(size_t bytes) override {

@@ -1,5 +1,7 @@
 #include "runtime/cpu/stream_policy.h"
 
+#include "runtime/cpu/thread_pool.h"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -37,7 +39,7 @@ int64_t stream_min_bytes() {
     return int64_t{0};
 #endif
   }();
-  static const int64_t threads = std::thread::hardware_concurrency();
+  static const int64_t threads = cpu_threads();  // the threads that stream at once
   const char* s = std::getenv("TRITIUM_CPU_STREAM_STORES");
   return stream_min_bytes_for(s ? s : "", l2, threads);
 }

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -90,6 +91,23 @@ void ThreadPool::run(const std::function<void(unsigned)>& job) {
   job_ = nullptr;
 }
 
+unsigned cpu_threads() {
+  if (const char* s = std::getenv("TRITIUM_NUM_THREADS")) {
+    const std::string v(s);
+    size_t used = 0;
+    long n = -1;
+    try {
+      n = std::stol(v, &used);
+    } catch (const std::exception&) {
+      n = -1;
+    }
+    if (used != v.size() || n < 1 || n > 4096)
+      throw std::runtime_error("TRITIUM_NUM_THREADS must be a whole number from 1 to 4096, not '" + v + "'");
+    return static_cast<unsigned>(n);
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 ThreadPool& ThreadPool::global() {
   // A forked child inherits the pool object but none of its threads: it gets a fresh pool
   // (the parent's copy is abandoned, never joined).
@@ -98,12 +116,7 @@ ThreadPool& ThreadPool::global() {
   static pid_t owner = 0;
   std::lock_guard<std::mutex> lk(mu);
   if (!pool || owner != ::getpid()) {
-    unsigned n = std::thread::hardware_concurrency();
-    if (const char* s = std::getenv("TRITIUM_NUM_THREADS")) {
-      int v = std::atoi(s);
-      if (v > 0) n = static_cast<unsigned>(v);
-    }
-    pool = new ThreadPool(n ? n : 1u, size_t{256} << 20);  // lives until the process exits
+    pool = new ThreadPool(cpu_threads(), size_t{256} << 20);  // lives until the process exits
     owner = ::getpid();
   }
   return *pool;

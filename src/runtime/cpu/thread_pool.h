@@ -17,6 +17,11 @@
 
 namespace tritium::runtime::cpu {
 
+/// The number of threads the CPU runtime runs programs on: $TRITIUM_NUM_THREADS when set (a
+/// whole number from 1 to 4096; anything else throws std::runtime_error naming the
+/// variable and the value), else std::thread::hardware_concurrency() (at least 1).
+unsigned cpu_threads();
+
 class ThreadPool {
  public:
   /// Starts `workers` threads (at least one), each with a stack of `stack_bytes`.
@@ -33,9 +38,8 @@ class ThreadPool {
   /// Calls from several threads are serialized. `job` must not throw.
   void run(const std::function<void(unsigned)>& job);
 
-  /// The process-wide pool: std::thread::hardware_concurrency() workers (or
-  /// $TRITIUM_NUM_THREADS when set), 256 MiB stacks; created on first use, and again in a
-  /// forked child (which inherits no worker threads). Never destroyed.
+  /// The process-wide pool: cpu_threads() workers, 256 MiB stacks; created on first use,
+  /// and again in a forked child (which inherits no worker threads). Never destroyed.
   static ThreadPool& global();
 
  private:

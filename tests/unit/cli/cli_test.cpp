@@ -36,10 +36,11 @@ std::string tmp_path(const std::string& name) {
          name;
 }
 
-// Runs `tritium ARGS` through the shell (ARGS is shell text) capturing stdout and stderr.
-Result run(const std::string& args) {
+// Runs `ENV tritium ARGS` through the shell (ENV and ARGS are shell text: `VAR=value ...`)
+// capturing stdout and stderr.
+Result run_env(const std::string& env, const std::string& args) {
   std::string out = tmp_path("stdout.txt"), err = tmp_path("stderr.txt");
-  std::string cmd = std::string("'") + TRITIUM_CLI_PATH + "' " + args + " >'" + out + "' 2>'" + err + "' </dev/null";
+  std::string cmd = env + " '" + TRITIUM_CLI_PATH + "' " + args + " >'" + out + "' 2>'" + err + "' </dev/null";
   int raw = std::system(cmd.c_str());
   Result r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
@@ -47,6 +48,7 @@ Result run(const std::string& args) {
   r.err = slurp(err);
   return r;
 }
+Result run(const std::string& args) { return run_env("", args); }
 
 bool contains(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
 
@@ -235,7 +237,13 @@ TEST(Cli, BadOptionValues) {
   EXPECT_EQ(run(base + " --num-warps eight").status, 2);
   Result missing = run("compile /nonexistent/k.py -k add_kernel");
   EXPECT_EQ(missing.status, 1);
-  EXPECT_TRUE(contains(missing.err, "cannot read kernel source '/nonexistent/k.py'")) << missing.err;
+  EXPECT_TRUE(contains(missing.err, "cannot read kernel source '/nonexistent/k.py': No such file")) << missing.err;
+  Result dir = run("compile /tmp --list-kernels");  // a directory is not a kernel file
+  EXPECT_EQ(dir.status, 1);
+  EXPECT_TRUE(contains(dir.err, "cannot read kernel source '/tmp': it is a directory")) << dir.err;
+  Result threads = run_env("TRITIUM_NUM_THREADS=abc", "bench --filter vector_add");  // an error, not an abort
+  EXPECT_EQ(threads.status, 1);
+  EXPECT_TRUE(contains(threads.err, "TRITIUM_NUM_THREADS must be a whole number from 1 to 4096, not 'abc'")) << threads.err;
   EXPECT_EQ(run("compile").status, 2);
 }
 
