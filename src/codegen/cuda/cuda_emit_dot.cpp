@@ -24,26 +24,15 @@ using ir::Op;
 using ir::ScalarType;
 using ir::Value;
 
-namespace {
-// Two 16-bit patterns in one 32-bit register, the first in the low half.
-std::string pack2(const std::string& lo, const std::string& hi) {
-  return fmt::format("((uint32_t)(uint16_t)({}) | ((uint32_t)(uint16_t)({}) << 16))", lo, hi);
+std::string Emitter::pack_halves(const std::string& lo, const std::string& hi) {
+  return fmt::format("((uint32_t)tr_bits<uint16_t>({}) | ((uint32_t)tr_bits<uint16_t>({}) << 16))", lo, hi);
 }
-}  // namespace
-
-namespace {
-int log2_of(int64_t x) {
-  int l = 0;
-  while ((int64_t{1} << l) < x) ++l;
-  return l;
-}
-}  // namespace
 
 std::string Emitter::tile_index(const std::string& i, int64_t R, int64_t C) {
   const int64_t W = std::min<int64_t>(C, 64);
   std::string x = fmt::format("(uint32_t)({})", i);
   if (C > W)  // blocks of 64 columns, each [R][64]
-    x = fmt::format("tr_tile_block({}, {}, {}, {})", x, log2_of(C), R, log2_of(W));
+    x = fmt::format("tr_tile_block({}, {}, {}, {})", x, log2i(C), R, log2i(W));
   const int mask = W == 64 ? 7 : W == 32 ? 3 : W == 16 ? 1 : 0;
   if (!mask) return x;
   return fmt::format("tr_swz({}, 6, {})", x, mask);
@@ -54,44 +43,58 @@ int Emitter::tile_swizzle_mode(int64_t C) {
   return W == 64 ? 1 : W == 32 ? 2 : W == 16 ? 3 : 0;
 }
 
+Emitter::DotOperands Emitter::dot_operands(const Op& op, const MmaPlan& mp) {
+  const Value* a = op.operands[0];
+  const Value* b = op.operands[1];
+  const Value* r = op.results[0];
+  if (!(layout_of(r) == mp.acc)) refuse(op, "dot result not planned in the mma layout");
+  const int64_t M = a->type.shape[0], K = a->type.shape[1], N = b->type.shape[1];
+  DotOperands d;
+  const auto fr = frag_regs_.find(&op);
+  const auto sta = staged_.find(a), stb = staged_.find(b);
+  const bool a_st = sta != staged_.end(), b_st = stb != staged_.end();
+  if (fr != frag_regs_.end()) d.frag = fr->second;
+  d.a_reg = !d.frag.empty() || (!a_st && layout_of(a) == mp.a);
+  d.b_reg = !mp.wgmma && !b_st && layout_of(b) == mp.b;  // wgmma reads b from shared memory
+  d.b_kmajor = b_st && stb->second.kmajor;
+  ensure(op.operands[2], mp.acc);
+  if (!a_st && d.frag.empty()) ensure(a, d.a_reg ? mp.a : layout_of(a));
+  if (!b_st) ensure(b, d.b_reg ? mp.b : layout_of(b));
+  const bool a_w = !d.a_reg && !a_st, b_w = !d.b_reg && !b_st;
+  std::string sa, sb;
+  if (a_w || b_w) {
+    // A pipelined loop's copies for a later iteration are issued while a wgmma runs — but
+    // not after this dot writes scratch shared memory, which they could overwrite.
+    if (mp.wgmma) run_pending_prefetch();
+    line(fmt::format("// dot %{}: operands to shared memory for {}", r->id, mp.wgmma ? "wgmma" : "ldmatrix"));
+    line("__syncthreads();");
+    const int64_t a_bytes = (M * K * 2 + 1023) / 1024 * 1024;
+    if (a_w) sa = to_smem(a, 0, [&](const std::string& i) { return tile_index(i, M, K); });
+    if (b_w) sb = to_smem(b, a_w ? a_bytes : 0, [&](const std::string& i) { return tile_index(i, K, N); });
+    if (mp.wgmma) line("tr_fence_async_smem();  // generic-proxy writes -> wgmma's async proxy");
+    line("__syncthreads();");
+  }
+  auto addr = [](const std::string& sm) { return fmt::format("(uint32_t)__cvta_generic_to_shared({})", sm); };
+  if (!d.a_reg) d.smem_a = a_st ? sta->second.addr : addr(sa);
+  if (!d.b_reg) d.smem_b = b_st ? stb->second.addr : addr(sb);
+  return d;
+}
+
 void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
   if (mp.wgmma) return emit_wgmma(op, mp);
   const Value* a = op.operands[0];
   const Value* b = op.operands[1];
   const Value* c = op.operands[2];
   const Value* r = op.results[0];
-  if (!(layout_of(r) == mp.acc)) refuse(op, "dot result not planned in the mma layout");
   const int64_t M = a->type.shape[0], K = a->type.shape[1], N = b->type.shape[1];
-  // An operand already in its fragment layout is read from registers (a loop-invariant a
-  // may have been converted to packed fragments before a pipelined loop: frag_regs_); an
-  // operand a pipelined loop copied ahead is read from its ring slot (staged_); any other
-  // goes to shared memory once (row-major, swizzled). Each k-step's fragments are loaded
-  // from shared memory with ldmatrix just before their mma instructions, so only one
-  // k-step of fragments is live at a time.
-  const auto fr = frag_regs_.find(&op);
-  const auto sta = staged_.find(a), stb = staged_.find(b);
-  const bool a_st = sta != staged_.end(), b_st = stb != staged_.end();
-  const bool a_reg = fr != frag_regs_.end() || (!a_st && layout_of(a) == mp.a);
-  const bool b_reg = !b_st && layout_of(b) == mp.b;
-  const bool a_sm = !a_reg, b_sm = !b_reg;
-  const bool b_kmajor = b_st && stb->second.kmajor;
-  ensure(c, mp.acc);
-  if (!a_st && fr == frag_regs_.end()) ensure(a, a_sm ? layout_of(a) : mp.a);
-  if (!b_st) ensure(b, b_sm ? layout_of(b) : mp.b);
-  std::string sa, sb;
-  if ((a_sm && !a_st) || (b_sm && !b_st)) {
-    line(fmt::format("// dot %{}: operands to shared memory for ldmatrix", r->id));
-    line("__syncthreads();");
-    const int64_t a_bytes = (M * K * 2 + 1023) / 1024 * 1024;
-    const bool a_w = a_sm && !a_st;
-    if (a_w) sa = to_smem(a, 0, [&](const std::string& i) { return tile_index(i, M, K); });
-    if (b_sm && !b_st) sb = to_smem(b, a_w ? a_bytes : 0, [&](const std::string& i) { return tile_index(i, K, N); });
-    line("__syncthreads();");
-  }
+  // Each k-step's fragments are loaded from shared memory with ldmatrix just before their
+  // mma instructions, so only one k-step of fragments is live at a time.
+  const DotOperands d = dot_operands(op, mp);
+  const bool a_sm = !d.a_reg, b_sm = !d.b_reg, b_kmajor = d.b_kmajor;
   const int64_t R = mp.acc.size(HwDim::Register);
   std::string res = declare_array(r->type, R, "acc");
   for (int64_t k = 0; k < R; ++k) line(fmt::format("{}[{}] = {};", res, k, el(c, mp.acc, k)));
-  const int lk = log2_of(mp.kt), ln = log2_of(mp.nt), wmb = log2_of(mp.wm);
+  const int lk = log2i(mp.kt), ln = log2i(mp.nt), wmb = log2i(mp.wm);
   const char* ty = mp.bf16 ? "bf16" : "f16";
   // Per-lane row / column of the ldmatrix addresses: lanes 8j..8j+7 give the rows of matrix j.
   std::string a_row, a_col, b_row, b_col, sa_u, sb_u;
@@ -102,8 +105,7 @@ void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
     line(fmt::format("const int32_t {} = (tr_warp & {}) * 16 + (tr_lane & 7) + ((tr_lane >> 3) & 1) * 8;", a_row,
                      mp.wm - 1));
     line(fmt::format("const int32_t {} = (tr_lane >> 4) * 8;", a_col));
-    if (a_st) line(fmt::format("const uint32_t {} = {};", sa_u, sta->second.addr));
-    else line(fmt::format("const uint32_t {} = (uint32_t)__cvta_generic_to_shared({});", sa_u, sa));
+    line(fmt::format("const uint32_t {} = {};", sa_u, d.smem_a));
   }
   if (b_sm) {
     b_row = fresh("lr");
@@ -118,8 +120,7 @@ void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
       line(fmt::format("const int32_t {} = ((tr_warp >> {}) & {}) * 8 + (tr_lane >> 4) * {};", b_col, wmb, mp.wn - 1,
                        8 * mp.wn));
     }
-    if (b_st) line(fmt::format("const uint32_t {} = {};", sb_u, stb->second.addr));
-    else line(fmt::format("const uint32_t {} = (uint32_t)__cvta_generic_to_shared({});", sb_u, sb));
+    line(fmt::format("const uint32_t {} = {};", sb_u, d.smem_b));
   }
   for (int64_t kt = 0; kt < mp.kt; ++kt) {
     std::vector<std::string> fa(static_cast<size_t>(mp.mt)), fb(static_cast<size_t>(mp.nt));
@@ -134,15 +135,15 @@ void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
         continue;
       }
       const int64_t abase = (kt << 3) | (mt << (3 + lk));
-      if (fr != frag_regs_.end()) {
-        line(fmt::format("const uint32_t {0}[4] = {{{1}[{2}], {1}[{3}], {1}[{4}], {1}[{5}]}};", fa[mt], fr->second,
+      if (!d.frag.empty()) {
+        line(fmt::format("const uint32_t {0}[4] = {{{1}[{2}], {1}[{3}], {1}[{4}], {1}[{5}]}};", fa[mt], d.frag,
                          abase / 2, abase / 2 + 1, abase / 2 + 2, abase / 2 + 3));
         continue;
       }
-      line(fmt::format("const uint32_t {}[4] = {{{}, {}, {}, {}}};", fa[mt], pack2(el(a, mp.a, abase + 0), el(a, mp.a, abase + 1)),
-                       pack2(el(a, mp.a, abase + 2), el(a, mp.a, abase + 3)),
-                       pack2(el(a, mp.a, abase + 4), el(a, mp.a, abase + 5)),
-                       pack2(el(a, mp.a, abase + 6), el(a, mp.a, abase + 7))));
+      line(fmt::format("const uint32_t {}[4] = {{{}, {}, {}, {}}};", fa[mt], pack_halves(el(a, mp.a, abase + 0), el(a, mp.a, abase + 1)),
+                       pack_halves(el(a, mp.a, abase + 2), el(a, mp.a, abase + 3)),
+                       pack_halves(el(a, mp.a, abase + 4), el(a, mp.a, abase + 5)),
+                       pack_halves(el(a, mp.a, abase + 6), el(a, mp.a, abase + 7))));
     }
     for (int64_t nt = 0; nt < mp.nt; ++nt) {
       fb[nt] = fresh("fb");
@@ -170,8 +171,8 @@ void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
         continue;
       }
       const int64_t bbase = (kt << 2) | (nt << (2 + lk));
-      line(fmt::format("const uint32_t {}[2] = {{{}, {}}};", fb[nt], pack2(el(b, mp.b, bbase + 0), el(b, mp.b, bbase + 1)),
-                       pack2(el(b, mp.b, bbase + 2), el(b, mp.b, bbase + 3))));
+      line(fmt::format("const uint32_t {}[2] = {{{}, {}}};", fb[nt], pack_halves(el(b, mp.b, bbase + 0), el(b, mp.b, bbase + 1)),
+                       pack_halves(el(b, mp.b, bbase + 2), el(b, mp.b, bbase + 3))));
     }
     for (int64_t mt = 0; mt < mp.mt; ++mt)
       for (int64_t nt = 0; nt < mp.nt; ++nt) {

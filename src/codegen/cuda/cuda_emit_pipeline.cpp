@@ -341,8 +341,7 @@ void Emitter::pipeline_prologue(const Op& loop, const PipePlan& pp, const std::v
     const std::string hf = fresh("hf");
     line(fmt::format("uint32_t {}[{}];", hf, R / 2));
     for (int64_t r = 0; r < R; r += 2)
-      line(fmt::format("{}[{}] = ((uint32_t)tr_bits<uint16_t>({}) | ((uint32_t)tr_bits<uint16_t>({}) << 16));", hf, r / 2,
-                       el(a, mp.a, r), el(a, mp.a, r + 1)));
+      line(fmt::format("{}[{}] = {};", hf, r / 2, pack_halves(el(a, mp.a, r), el(a, mp.a, r + 1))));
     frag_regs_[d] = hf;
   }
   // Scratch shared memory may overlap the ring (Emitter::render): what was staged there

@@ -26,61 +26,27 @@ namespace tritium::codegen::cuda {
 using ir::Op;
 using ir::Value;
 
-namespace {
-int log2_of(int64_t x) {
-  int l = 0;
-  while ((int64_t{1} << l) < x) ++l;
-  return l;
-}
-std::string pack2(const std::string& lo, const std::string& hi) {
-  return fmt::format("((uint32_t)tr_bits<uint16_t>({}) | ((uint32_t)tr_bits<uint16_t>({}) << 16))", lo, hi);
-}
-}  // namespace
-
 void Emitter::emit_wgmma(const Op& op, const MmaPlan& mp) {
   uses_wgmma_ = true;
   const Value* a = op.operands[0];
   const Value* b = op.operands[1];
   const Value* c = op.operands[2];
   const Value* r = op.results[0];
-  if (!(layout_of(r) == mp.acc)) refuse(op, "dot result not planned in the mma layout");
   const int64_t M = a->type.shape[0], K = a->type.shape[1], N = b->type.shape[1];
-  const auto fr = frag_regs_.find(&op);
-  const auto sta = staged_.find(a), stb = staged_.find(b);
-  const bool a_st = sta != staged_.end(), b_st = stb != staged_.end();
-  const bool a_reg = fr != frag_regs_.end() || (!a_st && layout_of(a) == mp.a);
-  const bool a_w = !a_reg && !a_st, b_w = !b_st;
-  const bool b_kmajor = b_st && stb->second.kmajor;
-  ensure(c, mp.acc);
-  if (!a_st && fr == frag_regs_.end()) ensure(a, a_reg ? mp.a : layout_of(a));
-  if (!b_st) ensure(b, layout_of(b));
-  std::string sa, sb;
-  // A pipelined loop's copies for a later iteration are issued while this dot's wgmma runs —
-  // unless an operand is written to scratch shared memory here, which they could overwrite.
-  if (a_w || b_w) run_pending_prefetch();
-  if (a_w || b_w) {
-    line(fmt::format("// dot %{}: operands to shared memory for wgmma", r->id));
-    line("__syncthreads();");
-    const int64_t a_bytes = (M * K * 2 + 1023) / 1024 * 1024;
-    if (a_w) sa = to_smem(a, 0, [&](const std::string& i) { return tile_index(i, M, K); });
-    if (b_w) sb = to_smem(b, a_w ? a_bytes : 0, [&](const std::string& i) { return tile_index(i, K, N); });
-    line("tr_fence_async_smem();  // generic-proxy writes -> wgmma's async proxy");
-    line("__syncthreads();");
-  }
+  const DotOperands d = dot_operands(op, mp);
+  const bool a_reg = d.a_reg, b_kmajor = d.b_kmajor;
   const int64_t G = num_warps_ / 4, H = N / 2;  // warpgroups; accumulator registers per instruction
-  const int lk = log2_of(mp.kt), ln = log2_of(mp.nt);
+  const int lk = log2i(mp.kt), ln = log2i(mp.nt);
   const char* ty = mp.bf16 ? "bf16" : "f16";
   // A: this warpgroup's first slab, K-major [M][K] in blocks of WA columns.
   const int64_t WA = std::min<int64_t>(K, 64), WB = std::min<int64_t>(b_kmajor ? K : N, 64);
   std::string ga, gb;
   if (!a_reg) {
     ga = fresh("wga");
-    const std::string base = a_st ? sta->second.addr : fmt::format("(uint32_t)__cvta_generic_to_shared({})", sa);
-    line(fmt::format("const uint32_t {} = {} + (uint32_t)(tr_warp >> 2) * {}u;", ga, base, 64 * WA * 2));
+    line(fmt::format("const uint32_t {} = {} + (uint32_t)(tr_warp >> 2) * {}u;", ga, d.smem_a, 64 * WA * 2));
   }
   gb = fresh("wgb");
-  line(fmt::format("const uint32_t {} = {};", gb,
-                   b_st ? stb->second.addr : fmt::format("(uint32_t)__cvta_generic_to_shared({})", sb)));
+  line(fmt::format("const uint32_t {} = {};", gb, d.smem_b));
   const auto inplace = inplace_acc_.find(&op);
   std::string res;
   if (inplace != inplace_acc_.end()) {
@@ -118,8 +84,8 @@ void Emitter::emit_wgmma(const Op& op, const MmaPlan& mp) {
         const int64_t abase = (kt << 3) | (i << (3 + lk));
         std::string f[4];
         for (int q = 0; q < 4; ++q)
-          f[q] = fr != frag_regs_.end() ? fmt::format("{}[{}]", fr->second, abase / 2 + q)
-                                        : pack2(el(a, mp.a, abase + 2 * q), el(a, mp.a, abase + 2 * q + 1));
+          f[q] = !d.frag.empty() ? fmt::format("{}[{}]", d.frag, abase / 2 + q)
+                                 : pack_halves(el(a, mp.a, abase + 2 * q), el(a, mp.a, abase + 2 * q + 1));
         const std::string fa = fresh("wfa");
         line(fmt::format("const uint32_t {}[4] = {{{}, {}, {}, {}}};", fa, f[0], f[1], f[2], f[3]));
         for (int q = 0; q < 4; ++q) ops.push_back(fmt::format("\"r\"({}[{}])", fa, q));

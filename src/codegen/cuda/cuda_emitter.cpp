@@ -542,18 +542,14 @@ std::string Emitter::render() {
   }
   emit_block(fn_.body);
   // The pipelining ring first (cuda_emit_pipeline.cpp), scratch after it.
-  // wgmma's swizzled tiles must start 1024-byte aligned: the base is rounded up at run time
-  // (1 KiB more is allocated, shared_bytes()).
-  const std::string smem =
-      uses_wgmma_ ? fmt::format(
-                        "  const uint32_t tr_dyn_u = (uint32_t)__cvta_generic_to_shared(tr_dyn_smem);\n"
-                        "  const uint32_t tr_pad = (0u - tr_dyn_u) & 1023u, tr_ring = tr_dyn_u + tr_pad;\n"
-                        "  unsigned char* const tr_smem = tr_dyn_smem + tr_pad + {};\n  (void)tr_smem; (void)tr_ring;\n",
-                        ring_scratch_disjoint_ ? ring_bytes_ : 0)
-                  : fmt::format("  unsigned char* const tr_smem = tr_dyn_smem + {};\n"
-                                "  const uint32_t tr_ring = (uint32_t)__cvta_generic_to_shared(tr_dyn_smem);\n"
-                                "  (void)tr_smem; (void)tr_ring;\n",
-                                ring_scratch_disjoint_ ? ring_bytes_ : 0);
+  // The ring first (cuda_emit_pipeline.cpp), scratch after it (or over it, when no pipelined
+  // loop body uses scratch). wgmma's swizzled tiles must start 1024-byte aligned: then the
+  // base is rounded up at run time (1 KiB more is allocated, shared_bytes()).
+  const std::string smem = fmt::format(
+      "  const uint32_t tr_dyn_u = (uint32_t)__cvta_generic_to_shared(tr_dyn_smem);\n"
+      "  const uint32_t tr_pad = {}, tr_ring = tr_dyn_u + tr_pad;\n"
+      "  unsigned char* const tr_smem = tr_dyn_smem + tr_pad + {};\n  (void)tr_smem; (void)tr_ring;\n",
+      uses_wgmma_ ? "(0u - tr_dyn_u) & 1023u" : "0u", ring_scratch_disjoint_ ? ring_bytes_ : 0);
   return smem + prologue_ + out_;
 }
 

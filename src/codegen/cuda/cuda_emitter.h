@@ -138,6 +138,20 @@ class Emitter {
   void emit_smem_gather(const ir::Op& op);
   void emit_histogram(const ir::Op& op);
   void emit_dot(const ir::Op& op);
+  /// Where a tensor-core dot reads its operands (cuda_emit_dot.cpp): a from packed
+  /// fragments (frag_regs_), from registers in its fragment layout, from a pipelined ring
+  /// slot (staged_) or from a tile written to shared memory here; b likewise (registers
+  /// only for mma.sync). Tiles are in tile_index's layout; written ones between barriers
+  /// (with the async-proxy fence wgmma needs, after a pending prefetch is issued).
+  struct DotOperands {
+    std::string frag;             ///< a's packed fragments, or ""
+    bool a_reg = false, b_reg = false;
+    bool b_kmajor = false;        ///< b's tile is [N][K] (a ring slot of a K-contiguous load)
+    std::string smem_a, smem_b;   ///< 32-bit shared addresses of the tiles ("" in registers)
+  };
+  DotOperands dot_operands(const ir::Op& op, const MmaPlan& mp);
+  /// The 32-bit word holding two 16-bit values (by their bits), `lo` in the low half.
+  static std::string pack_halves(const std::string& lo, const std::string& hi);
   void emit_mma(const ir::Op& op, const MmaPlan& mp);
   void emit_wgmma(const ir::Op& op, const MmaPlan& mp);  // cuda_emit_wgmma.cpp
   bool uses_wgmma() const { return uses_wgmma_; }

@@ -38,11 +38,6 @@ bool is_zero(const Coord& c) {
   return true;
 }
 
-int log2i(int64_t x) {
-  int n = 0;
-  while ((int64_t{1} << n) < x) ++n;
-  return n;
-}
 
 bool same_shape_op(OpKind k) {
   switch (k) {
@@ -558,6 +553,12 @@ LayoutPlan plan_layouts(const ir::Function& fn, int num_warps, bool portable, in
   p.backward(fn.body);
   p.visit(fn.body);
   return std::move(p.plan);
+}
+
+int log2i(int64_t x) {
+  int n = 0;
+  while ((int64_t{1} << n) < x) ++n;
+  return n;
 }
 
 }  // namespace tritium::codegen::cuda

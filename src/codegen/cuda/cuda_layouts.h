@@ -32,6 +32,8 @@ namespace tritium::codegen::cuda {
 using layout::HwDim;
 using layout::LinearLayout;
 
+/// The smallest n with 2^n >= x (x >= 1): log2 of a power of two.
+int log2i(int64_t x);
 /// True when `l` is simple (see the file comment).
 bool is_simple(const LinearLayout& l);
 /// A key identifying `l` (shape and bases), for maps.
