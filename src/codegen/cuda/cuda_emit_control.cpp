@@ -93,7 +93,10 @@ void Emitter::emit_for(const Op& op) {
   std::string lb = fresh("lb"), ub = fresh("ub"), st = fresh("st"), trips = fresh("trips"), k = fresh("k");
   line(fmt::format("const {0} {1} = ({0}){2}, {3} = ({0}){4}, {5} = ({0}){6};", wide, lb, scalar(op.operands[0]), ub,
                    scalar(op.operands[1]), st, scalar(op.operands[2])));
-  line(fmt::format("uint64_t {} = 0;", trips));
+  // The trip count of an iv of 32 bits or fewer is below 2^32: a 32-bit counter then.
+  const bool narrow = ir::byte_size(ivt.scalar) <= 4;
+  const char* ctr = narrow ? "uint32_t" : "uint64_t";
+  line(fmt::format("{} {} = 0;", ctr, trips));
   open(fmt::format("if ({} < {})", lb, ub));
   int64_t cst = 0;
   if (!(const_int(op.operands[2], &cst) && cst > 0)) {
@@ -103,8 +106,12 @@ void Emitter::emit_for(const Op& op) {
     line("return;");
     close();
   }
-  line(fmt::format("{} = (uint64_t)(((unsigned __int128)((uint64_t){} - (uint64_t){}) + (uint64_t){} - 1) / (uint64_t){});",
-                   trips, ub, lb, st, st));
+  if (narrow)  // ub - lb < 2^32 and st < 2^32: the sum fits 64 bits
+    line(fmt::format("{} = (uint32_t)(((uint64_t){} - (uint64_t){} + (uint64_t){} - 1) / (uint64_t){});", trips, ub, lb,
+                     st, st));
+  else
+    line(fmt::format("{} = (uint64_t)(((unsigned __int128)((uint64_t){} - (uint64_t){}) + (uint64_t){} - 1) / (uint64_t){});",
+                     trips, ub, lb, st, st));
   close();
   const bool stores = writes_memory(body);
   flush_before_loop(body);
@@ -112,11 +119,10 @@ void Emitter::emit_for(const Op& op) {
   if (pp.ok) pipeline_prologue(op, pp, carried, lb, st, trips);
   const int64_t scratch_before = smem_bytes_;
   if (pp.ok) smem_bytes_ = 0;  // what the body stages in scratch, measured
-  open(fmt::format("for (uint64_t {0} = 0; {0} < {1}; ++{0})", k, trips));
+  open(fmt::format("for ({2} {0} = 0; {0} < {1}; ++{0})", k, trips, ctr));
   if (stores) note_accesses_of(body, k);  // the previous iteration's loads and stores (none when k = 0)
   std::string ivn = fresh("s");
-  line(fmt::format("{} const {} = ({})((uint64_t){} + {} * (uint64_t){});", CExpr::ctype(ivt), ivn, CExpr::ctype(ivt), lb,
-                   k, st));
+  line(fmt::format("{0} const {1} = ({0})(({2}){3} + {4} * ({2}){5});", CExpr::ctype(ivt), ivn, ctr, lb, k, st));
   bind_scalar(body.args[0], ivn);
   if (pp.ok) pipeline_iteration(op, pp, carried, k, lb, st, trips, ivn);
   terminator_handlers.push_back([&, n](const Op& y) {

@@ -38,6 +38,51 @@ std::string Emitter::tile_index(const std::string& i, int64_t R, int64_t C) {
   return fmt::format("tr_swz({}, 6, {})", x, mask);
 }
 
+uint32_t Emitter::tile_index_value(uint32_t i, int64_t R, int64_t C) {
+  const int64_t W = std::min<int64_t>(C, 64);
+  if (C > W) {  // tr_tile_block
+    const int lgc = log2i(C), lgw = log2i(W);
+    const uint32_t row = i >> lgc, col = i & ((1u << lgc) - 1u);
+    i = (((col >> lgw) * static_cast<uint32_t>(R) + row) << lgw) | (col & ((1u << lgw) - 1u));
+  }
+  const uint32_t mask = W == 64 ? 7 : W == 32 ? 3 : W == 16 ? 1 : 0;
+  return i ^ (((i >> 6) & mask) << 3);  // tr_swz(i, 6, mask)
+}
+
+int Emitter::tile_index_split(const LinearLayout& l, int cdim, int64_t R, int64_t C, int64_t r, uint32_t* K) {
+  auto pow2 = [](int64_t x) { return x > 0 && (x & (x - 1)) == 0; };
+  if (!pow2(R) || !pow2(C) || l.shape().size() != 2 || (cdim != 0 && cdim != 1)) return 0;
+  const size_t cd = static_cast<size_t>(cdim), rd = 1 - cd;
+  auto value = [&](const LinearLayout::Coord& c) {
+    return tile_index_value(static_cast<uint32_t>(c[rd] * C + c[cd]), R, C);
+  };
+  uint32_t hw_bits = 0;  // every bit the lane / warp part can have
+  for (int h : {1, 2})
+    for (int k = 0; k < l.bits(static_cast<HwDim>(h)); ++k) hw_bits |= value(l.basis(static_cast<HwDim>(h), k));
+  *K = value(reg_coord(l, r));
+  return (*K & hw_bits) ? 2 : 1;
+}
+
+std::string Emitter::tile_index_of(const LinearLayout& l, int cdim, int64_t R, int64_t C, int64_t r) {
+  uint32_t K = 0;
+  const int op = tile_index_split(l, cdim, R, C, r, &K);
+  if (!op) return "";
+  const std::string key = layout_key(l) + fmt::format("#tile{}:{}x{}", cdim, R, C);
+  auto it = hw_vars_.find(key);
+  std::string F;
+  if (it != hw_vars_.end()) {
+    F = it->second;
+  } else {
+    const std::string hr = hw_var(l, 1 - cdim), hc = hw_var(l, cdim);
+    F = fresh("ht");
+    prologue_ += fmt::format("  const uint32_t {} = {};\n", F,
+                             tile_index(fmt::format("({}) * {} + ({})", hr, C, hc), R, C));
+    hw_vars_.emplace(key, F);
+  }
+  if (K == 0) return F;
+  return fmt::format("({} {} {}u)", F, op == 1 ? "+" : "^", K);
+}
+
 int Emitter::tile_swizzle_mode(int64_t C) {
   const int64_t W = std::min<int64_t>(C, 64);
   return W == 64 ? 1 : W == 32 ? 2 : W == 16 ? 3 : 0;

@@ -28,6 +28,12 @@ namespace {
 
 int elem_bytes(const ir::Type& t) { return t.is_ptr ? 8 : std::max(1, ir::byte_size(t.scalar)); }
 
+// A tensor whose every element is one constant (a constant op, or a splat / broadcast of one).
+bool constant_tensor(const Value* v) {
+  while (v->def && (v->def->kind == OpKind::Splat || v->def->kind == OpKind::Broadcast)) v = v->def->operands[0];
+  return v->def && v->def->kind == OpKind::Constant;
+}
+
 }  // namespace
 
 int access_vector(const Emitter& e, const LinearLayout& l, const Value* ptr, const Value* mask, int eb, int* dim) {
@@ -88,7 +94,7 @@ std::string pack_words(const std::vector<std::string>& elems, int eb) {
 }
 
 void Emitter::hazard_barrier(bool store, const Value* ptr, bool atomic) {
-  Access a{store, ptr, "", atomic || ptr->type.is_scalar()};
+  Access a{store, ptr, "", atomic || ptr->type.is_scalar(), false, ""};
   if (ptr->type.is_tensor()) {
     const LinearLayout& l = layout_of(ptr);
     a.key = layout_key(l);
@@ -152,7 +158,21 @@ void Emitter::emit_load(const Op& op) {
     }
     const int bytes = V * eb, words = bytes / 4;
     std::string w = fresh("w");
-    line(fmt::format("uint32_t {}[{}];", w, words));
+    // A masked vector with a constant `other` (or none) starts as other's bits and is
+    // overwritten by the load where the mask holds: a predicated load, then one unpack.
+    const bool preset = mask && eb <= 4 && (!other || constant_tensor(other));
+    if (preset) {
+      const int per = 4 / eb;
+      std::vector<std::string> ws;
+      for (int k = 0; k < words; ++k) {
+        std::vector<std::string> elems;
+        for (int i = 0; i < per; ++i) elems.push_back(other_of(g + k * per + i));
+        ws.push_back(pack_words(elems, eb));
+      }
+      line(fmt::format("uint32_t {}[{}] = {{{}}};", w, words, fmt::join(ws, ", ")));
+    } else {
+      line(fmt::format("uint32_t {}[{}];", w, words));
+    }
     if (mask) open(fmt::format("if ({})", el(mask, l, g)));
     else open("");
     std::string t = fresh("t");
@@ -160,6 +180,11 @@ void Emitter::emit_load(const Op& op) {
     if (words == 1) line(fmt::format("{}[0] = {};", w, t));
     else
       for (int k = 0; k < words; ++k) line(fmt::format("{}[{}] = {}.{};", w, k, t, "xyzw"[k]));
+    if (preset) {
+      close();
+      for (int i = 0; i < V; ++i) line(fmt::format("{}[{}] = {};", a, g + i, unpack_word(w, i, eb, T)));
+      continue;
+    }
     for (int i = 0; i < V; ++i) line(fmt::format("{}[{}] = {};", a, g + i, unpack_word(w, i, eb, T)));
     if (mask) {
       close("} else {");

@@ -294,10 +294,12 @@ void Emitter::pipeline_issue(const Op& loop, const PipePlan& pp, const std::vect
     const int bytes = pl.vec * 2;
     for (int64_t g = 0; g < l.size(HwDim::Register); g += pl.vec) {
       if (reg_dup(l, g)) continue;
-      const std::string idx = tile_index(
-          fmt::format("({}) * {} + ({})", coord(l, 1 - pl.cdim, g), pl.cols, coord(l, pl.cdim, g)), pl.rows, pl.cols);
-      std::string pred = valid;
-      if (mask) pred = fmt::format("({}) && ({})", pred, el(mask, l, g));
+      std::string idx = tile_index_of(l, pl.cdim, pl.rows, pl.cols, g);
+      if (idx.empty())
+        idx = tile_index(fmt::format("({}) * {} + ({})", coord(l, 1 - pl.cdim, g), pl.cols, coord(l, pl.cdim, g)),
+                         pl.rows, pl.cols);
+      std::string pred = valid;  // & not &&: no branch per copy (both sides are pure)
+      if (mask) pred = fmt::format("(bool)({}) & (bool)({})", pred, el(mask, l, g));
       line(fmt::format("tr_cp_async{}(tr_ring + {} * {}u + {}u + 2u * (uint32_t)({}), {}, {});", bytes, slot,
                        pp.stage_bytes, pl.offset, idx, el(ptr, l, g), pred));
     }

@@ -133,7 +133,31 @@ void Emitter::emit_reduce(const Op& op) {
       int64_t mask = 0;
       for (int b : warp_bits) mask |= int64_t{32} << b;
       const int64_t C = int64_t{1} << warp_bits.size();
-      for (size_t s = 0; s < live.size(); ++s) {
+      // Where the lowest log2(C) lane bits hold one value (reduced above, or broadcast),
+      // lane j of each group of C lanes reads the partial of the group's j-th warp and the
+      // group combines them by shuffles: one shared-memory read per thread instead of C.
+      bool by_lanes = L.bits(HwDim::Lane) >= static_cast<int>(warp_bits.size());
+      for (size_t i = 0; i < warp_bits.size() && by_lanes; ++i) {
+        const auto& bl = L.basis(HwDim::Lane, static_cast<int>(i));
+        for (size_t d = 0; d < bl.size(); ++d) by_lanes = by_lanes && (bl[d] == 0 || static_cast<int>(d) == axis);
+      }
+      if (by_lanes) {
+        std::string place;
+        for (size_t i = 0; i < warp_bits.size(); ++i)
+          place += fmt::format("{}(((tr_lane >> {}) & 1) << {})", place.empty() ? "" : " | ", i, 5 + warp_bits[i]);
+        for (size_t s = 0; s < live.size(); ++s) {
+          std::string acc = fresh("o");
+          line(fmt::format("{} {} = (({}*)(tr_smem + {}))[(tr_tid & ~{}) | {}];", T[0], acc, T[0],
+                           slot * static_cast<int64_t>(s), mask, place));
+          for (size_t i = 0; i < warp_bits.size(); ++i) {
+            const std::string o = fresh("o");
+            line(fmt::format("const {} {} = tr_shfl_xor({}, {});", T[0], o, acc, 1 << i));
+            line(fmt::format("{} = {};", acc, emit_combine(op, {acc}, {o})[0]));
+          }
+          line(fmt::format("{}[{}] = {};", w[0], live[s], acc));
+        }
+      }
+      for (size_t s = 0; s < live.size() && !by_lanes; ++s) {
         std::string acc;
         for (int64_t c = 0; c < C; ++c) {
           int64_t place = 0;

@@ -73,6 +73,26 @@ bool Emitter::reg_dup(const LinearLayout& l, int64_t r) {
   return false;
 }
 
+int64_t Emitter::constancy_reg(const Value* v, const LinearLayout& l, int64_t r) const {
+  if (r == 0 || !(v->type.is_int() || v->type.is_ptr || v->type.scalar == ir::ScalarType::I1)) return r;
+  const passes::AxisInfo ai = axis().get(v);
+  const size_t rank = l.shape().size();
+  if (ai.constancy.size() != rank) return r;
+  for (int k = 0; k < l.bits(HwDim::Register); ++k) {
+    if (!((r >> k) & 1)) continue;
+    const auto& b = l.basis(HwDim::Register, k);
+    int moved = 0;
+    bool within = true;
+    for (size_t d = 0; d < rank; ++d) {
+      if (b[d] == 0) continue;
+      ++moved;
+      within = within && b[d] < ai.constancy[d];
+    }
+    if (moved == 0 || (moved == 1 && within)) r &= ~(int64_t{1} << k);
+  }
+  return r;
+}
+
 std::pair<int, int> Emitter::holder(const LinearLayout& l, int d, int bit) {
   const int64_t v = int64_t{1} << bit;
   for (int h = 0; h < 3; ++h)
@@ -312,6 +332,7 @@ std::string Emitter::convert(const Value* v, const LinearLayout& to) {
 
 std::string Emitter::el(const Value* v, const LinearLayout& l, int64_t r) {
   if (v->type.is_scalar()) return scalar(v);
+  r = constancy_reg(v, l, r);
   auto it = arrays_.find(v);
   if (it != arrays_.end()) {
     const LinearLayout& a = layout_of(v);

@@ -74,6 +74,12 @@ class Emitter {
   /// True when register r differs from a register holding the same element by a set
   /// zero-vector register bit (a duplicate: skipped by stores and shared-memory writes).
   static bool reg_dup(const LinearLayout& l, int64_t r);
+  /// The lowest register holding the same value of `v` as register r: r with each register
+  /// bit cleared whose basis moves along one dimension d by less than v's proven constancy
+  /// there (axis analysis: aligned runs of equal values), or moves nowhere (a duplicate).
+  /// el() reads that register, so a mask constant over a vector is one compare, not one
+  /// per element (the strings are equal and the C++ compiler evaluates them once).
+  int64_t constancy_reg(const ir::Value* v, const LinearLayout& l, int64_t r) const;
   /// A bool expression, true in the threads that own their elements (no broadcast lane or
   /// warp bit set); "" when every thread does.
   std::string owner(const LinearLayout& l);
@@ -215,6 +221,18 @@ class Emitter {
   static std::string tile_index(const std::string& i, int64_t R, int64_t C);
   /// The wgmma descriptor swizzle mode of that layout (1: 128B, 2: 64B, 3: 32B, 0: none).
   static int tile_swizzle_mode(int64_t C);
+  /// tile_index of the concrete row-major index i (the same function, evaluated here).
+  static uint32_t tile_index_value(uint32_t i, int64_t R, int64_t C);
+  /// tile_index of register r's element of `l` (a [R][C] tile; `cdim` its column dim) as
+  /// "(F op K)": F this thread's lane / warp part (one variable, computed once at kernel
+  /// start), K a constant. Exact because the layout is linear over GF(2) when R and C are
+  /// powers of two (row * C + col concatenates bits; tile_block permutes them; the swizzle
+  /// XORs them), so index(hw ^ reg) = index(hw) ^ index(reg); op is + where K's bits
+  /// cannot meet F's. "" when R or C is not a power of two.
+  std::string tile_index_of(const LinearLayout& l, int cdim, int64_t R, int64_t C, int64_t r);
+  /// tile_index_of's arithmetic: *K = the constant of register r; returns 1 when
+  /// index = F + K, 2 when index = F ^ K, 0 when R or C is not a power of two (no split).
+  static int tile_index_split(const LinearLayout& l, int cdim, int64_t R, int64_t C, int64_t r, uint32_t* K);
   void emit_if(const ir::Op& op);
   void emit_while(const ir::Op& op);
   void emit_map(const ir::Op& op);
