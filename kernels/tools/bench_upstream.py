@@ -94,7 +94,7 @@ def memory_cases(quick, load):
         x, y, o = rnd(n, dtype=dt), rnd(n, dtype=dt), torch.empty(n, device=DEV, dtype=dt)
 
         def add(m, x=x, y=y, o=o, n=n): m.add_kernel[(triton.cdiv(n, B),)](x, y, o, n, BLOCK_SIZE=B)
-        def add_chk(fn, x=x, y=y, o=o):
+        def add_chk(fn, x=x, y=y, o=o, dt=dt):
             o.fill_(float("nan")); fn()
             return rel_err(o, x.double() + y.double()), TOL[dt]
         out.append(Case("vector_add", (n,), dt, "GB/s", 3 * n * es, {k: partial(add, m) for k, m in va.items()},
@@ -102,7 +102,7 @@ def memory_cases(quick, load):
         g, u, so = rnd(n, dtype=dt, scale=3), rnd(n, dtype=dt), torch.empty(n, device=DEV, dtype=dt)
 
         def swi(m, g=g, u=u, so=so, n=n): m.swiglu_kernel[(triton.cdiv(n, B),)](g, u, so, n, BLOCK_SIZE=B)
-        def swi_chk(fn, g=g, u=u, so=so):
+        def swi_chk(fn, g=g, u=u, so=so, dt=dt):
             so.fill_(float("nan")); fn()
             gd = g.double()
             return rel_err(so, gd * torch.sigmoid(gd) * u.double()), TOL[dt]
@@ -117,7 +117,7 @@ def memory_cases(quick, load):
 
             def smx(m, x=x, yo=yo, rows=rows, cols=cols, blk=blk, nw=nw):
                 m.softmax_kernel[(rows,)](yo, x, x.stride(0), yo.stride(0), cols, BLOCK_SIZE=blk, num_warps=nw)
-            def smx_chk(fn, x=x, yo=yo):
+            def smx_chk(fn, x=x, yo=yo, dt=dt):
                 yo.fill_(float("nan")); fn()
                 return rel_err(yo, torch.softmax(x.double(), dim=1)), TOL[dt]
             out.append(Case("softmax", (rows, cols), dt, "GB/s", 2 * rows * cols * es,
@@ -127,7 +127,7 @@ def memory_cases(quick, load):
 
             def rms(m, x=x, w=w, yo=yo, rows=rows, cols=cols, rb=rb, nw=nw):
                 m.rmsnorm_kernel[(rows,)](x, w, yo, x.stride(0), yo.stride(0), cols, 1e-6, BLOCK_SIZE=rb, num_warps=nw)
-            def rms_chk(fn, x=x, w=w, yo=yo):
+            def rms_chk(fn, x=x, w=w, yo=yo, dt=dt):
                 yo.fill_(float("nan")); fn()
                 xd = x.double()
                 return rel_err(yo, xd * torch.rsqrt((xd * xd).mean(1, keepdim=True) + 1e-6) * w.double()), TOL[dt]
@@ -140,7 +140,7 @@ def memory_cases(quick, load):
             def lnf(m, x=x, w=w, b=b, yo=yo, mean=mean, rstd=rstd, rows=rows, cols=cols, rb=rb, nw=nw):
                 m.layernorm_kernel[(rows,)](x, w, b, yo, mean, rstd, x.stride(0), yo.stride(0), cols, 1e-5,
                                             BLOCK_SIZE=rb, num_warps=nw)
-            def ln_chk(fn, x=x, w=w, b=b, yo=yo, cols=cols):
+            def ln_chk(fn, x=x, w=w, b=b, yo=yo, cols=cols, dt=dt):
                 yo.fill_(float("nan")); fn()
                 return rel_err(yo, F.layer_norm(x.double(), (cols,), w.double(), b.double(), 1e-5)), TOL[dt]
             out.append(Case("layernorm", (rows, cols), dt, "GB/s", (2 * rows * cols + 2 * cols) * es + 8 * rows,
@@ -164,7 +164,7 @@ def matmul_cases(quick, load):
                 m.matmul_kernel[grid](a, b, c, n, n, n, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
                                       c.stride(0), c.stride(1), BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK,
                                       GROUP_SIZE_M=G, num_warps=8, num_stages=3)
-            def chk(fn, a=a, b=b, c=c):
+            def chk(fn, a=a, b=b, c=c, dt=dt):
                 c.fill_(float("nan")); fn()
                 return rel_err(c, a.double() @ b.double()), TOL[dt]
             out.append(Case("matmul", (n, n, n), dt, "TFLOP/s", 2 * n ** 3, {k: partial(run, m) for k, m in mm.items()},
