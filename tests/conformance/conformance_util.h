@@ -116,6 +116,16 @@ class Case {
     order_free_args_ = std::move(args);
     return *this;
   }
+  /// The kernel has a dot of fp32 operands at input_precision "tf32" (upstream's default):
+  /// in native numerics the GPU runs it on tf32 tensor cores (operands rounded to 10
+  /// mantissa bits), so its fp32 outputs may differ from the interpreter's (which computes
+  /// ieee) by 2^-7 of the output's scale instead of 2^-14 — K products of two 2^-11
+  /// roundings each, against outputs of the products' magnitude. The test's own check
+  /// against its float64 reference is the precise one.
+  Case& tf32_dot() {
+    tf32_dot_ = true;
+    return *this;
+  }
   /// Runs on interp and cpu; expects bit-identical buffers; returns the interp result.
   Result run(const tritium::Grid& grid);
   /// Runs on one backend only (with the case's options, or `opts`).
@@ -139,7 +149,11 @@ class Case {
   std::vector<Param> params_;
   bool order_free_ = false;
   std::vector<int> order_free_args_;  // empty with order_free_: all
+  bool tf32_dot_ = false;
 };
+
+/// True when the cuda backend has a GPU to run on (cases then also run there).
+bool gpu_present();
 
 /// Bits of a float / double (for exact comparisons that also distinguish NaN payloads and ±0).
 uint32_t bits(float f);

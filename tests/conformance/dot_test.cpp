@@ -2,8 +2,10 @@
 // fp16, bf16 (fp32 accumulation), int8 -> int32 (exact), out_dtype=fp16, the acc argument.
 // Expected values from a float64 / int64 triple loop. Tolerance for fp32 accumulation:
 // K * 2^-24 * sum_k |a||b| (each of K roundings is at most 2^-24 relative of a partial sum,
-// bounded by sum|a||b|); for the default precision (tf32 allowed upstream) the inputs may
-// be rounded to 10 mantissa bits: 2^-10 * sum|a||b| more. fp16 inputs are exact in fp32.
+// bounded by sum|a||b|); for the default precision ("tf32": on the GPU in native numerics,
+// tf32 tensor cores) the inputs are rounded to 10 mantissa bits, 2^-11 each: 2^-10 *
+// sum|a||b| more. fp16 inputs are exact in fp32. int8 runs on the int8 tensor cores on the
+// GPU and must stay exact.
 #include "conformance_util.h"
 #include "halfbits.h"
 
@@ -79,11 +81,13 @@ TEST(ConformanceDot, Fp32DefaultPrecision) {
   Shape s{32, 64, 16};
   auto a = rand_f32(s.M * s.K, -1, 1), b = rand_f32(s.K * s.N, -1, 1);
   Case c(kDot, "mm", "*fp32, *fp32, *fp32, 32, 64, 16, False");
-  c.in(a).in(b).out<float>(s.M * s.N);
+  c.tf32_dot().in(a).in(b).out<float>(s.M * s.N);
   auto got = c.run({1}).get<float>(2);
   std::vector<double> want, absum;
   reference(a, b, s.M, s.N, s.K, [](float v) { return v; }, want, absum);
   check_f32(got, want, absum, s.K, 0x1p-10, "fp32 default");
+  // On a GPU in native numerics: the tf32 tensor cores, against the same float64 bound.
+  if (gpu_present()) check_f32(c.run_on("cuda", {1}).get<float>(2), want, absum, s.K, 0x1p-10, "fp32 default, cuda");
 }
 
 TEST(ConformanceDot, Fp16AndBf16Operands) {
@@ -122,11 +126,14 @@ TEST(ConformanceDot, Int8ToInt32Exact) {
     Case c(kDot, "mm", "*i8, *i8, *i32, " + dims);
     c.in(a).in(b).out<int32_t>(s.M * s.N);
     auto got = c.run({1}).get<int32_t>(2);
+    std::vector<int32_t> gpu;  // the int8 tensor cores (native numerics), exact as well
+    if (gpu_present()) gpu = c.run_on("cuda", {1}).get<int32_t>(2);
     for (int i = 0; i < s.M; ++i)
       for (int j = 0; j < s.N; ++j) {
         int64_t acc = 0;
         for (int k = 0; k < s.K; ++k) acc += int64_t(a[i * s.K + k]) * b[k * s.N + j];
         ASSERT_EQ(got[i * s.N + j], acc) << dims << " at " << i << "," << j;
+        if (!gpu.empty()) ASSERT_EQ(gpu[i * s.N + j], acc) << dims << " at " << i << "," << j << " (cuda)";
       }
   }
 }

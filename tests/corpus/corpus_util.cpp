@@ -83,6 +83,8 @@ const tritium::Device& device() {
   return d;
 }
 
+bool dot_tf32() { return device().name() == "cuda"; }
+
 std::string kernel_path(const std::string& file) { return std::string(TRITIUM_TEST_DIR) + "/corpus/kernels/" + file; }
 
 namespace {

@@ -74,6 +74,10 @@ std::vector<double> widen_int(const std::vector<T>& v) {
 /// The device the corpus runs on: the CPU backend, or the one named by the environment
 /// variable CORPUS_BACKEND (e.g. "interp", to compare the reference interpreter by hand).
 const tritium::Device& device();
+/// True when device() runs fp32 dots at input_precision "tf32" (upstream's default) on tf32
+/// tensor cores: the cuda backend in native numerics (operands rounded to 10 mantissa bits,
+/// 2^-11 each); the other backends compute them as ieee.
+bool dot_tf32();
 /// Path of a corpus kernel file (tests/corpus/kernels/<file>).
 std::string kernel_path(const std::string& file);
 

@@ -127,6 +127,7 @@ Emitter::DotOperands Emitter::dot_operands(const Op& op, const MmaPlan& mp) {
 
 void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
   if (mp.wgmma) return emit_wgmma(op, mp);
+  if (mp.epr != 2) return emit_mma_narrow(op, mp);
   const Value* a = op.operands[0];
   const Value* b = op.operands[1];
   const Value* c = op.operands[2];

@@ -127,7 +127,7 @@ Emitter::PipePlan Emitter::plan_pipeline(const Op& loop) {
     const Op& op = *up;
     if (op.kind != OpKind::Dot) continue;
     const MmaPlan mp = mma_plan(op, num_warps_, false, plan_.mma_along_m, plan_.sm);
-    if (!mp.ok) continue;
+    if (!mp.ok || mp.epr != 2) continue;  // the ring holds 16-bit tiles (int8 / tf32 dots: synchronous)
     for (int which = 0; which < 2; ++which) {
       const Value* v = op.operands[static_cast<size_t>(which)];
       if (layout_of(v) == (which == 0 ? mp.a : mp.b)) continue;  // already in registers

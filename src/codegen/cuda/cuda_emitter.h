@@ -160,6 +160,12 @@ class Emitter {
   static std::string pack_halves(const std::string& lo, const std::string& hi);
   void emit_mma(const ir::Op& op, const MmaPlan& mp);
   void emit_wgmma(const ir::Op& op, const MmaPlan& mp);  // cuda_emit_wgmma.cpp
+  /// int8 and tf32 dots (MmaPlan::epr != 2; cuda_emit_mma_narrow.cpp).
+  void emit_mma_narrow(const ir::Op& op, const MmaPlan& mp);
+  /// Writes rank-2 tensor `v` to shared memory at byte_offset + coord[major] * pitch +
+  /// coord[1 - major] * element bytes, one store per owned element (`round`: rounded to
+  /// tf32 first).
+  void stage_rows(const ir::Value* v, int64_t byte_offset, int major, int64_t pitch, bool round);
   bool uses_wgmma() const { return uses_wgmma_; }
   /// wgmma.wait_group `pending` with the `regs` registers of accumulator array `acc` tied to it.
   void wg_wait(int pending, const std::string& acc, int64_t regs);

@@ -234,13 +234,26 @@ MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable, bool warps_alo
   const ir::Type& bt = dot.operands[1]->type;
   const ir::Type& rt = dot.results[0]->type;
   if (at.rank() != 2 || bt.rank() != 2 || at.is_ptr || bt.is_ptr || at.scalar != bt.scalar) return p;
-  if (at.scalar != ir::ScalarType::F16 && at.scalar != ir::ScalarType::BF16) return p;
-  if (rt.scalar != ir::ScalarType::F32) return p;
+  if ((at.scalar == ir::ScalarType::F16 || at.scalar == ir::ScalarType::BF16) && rt.scalar == ir::ScalarType::F32) {
+    p.kind = at.scalar == ir::ScalarType::F16 ? MmaKind::F16 : MmaKind::BF16;
+    p.epr = 2;
+  } else if (at.scalar == ir::ScalarType::I8 && rt.scalar == ir::ScalarType::I32) {
+    p.kind = MmaKind::S8;
+    p.epr = 4;
+  } else if (at.scalar == ir::ScalarType::F32 && rt.scalar == ir::ScalarType::F32 &&
+             dot.attr_str("input_precision", "ieee") == "tf32") {
+    p.kind = MmaKind::TF32;
+    p.epr = 1;
+  } else {
+    return p;
+  }
   const int64_t M = at.shape[0], K = at.shape[1], N = bt.shape[1];
-  if (M % 16 || N % 8 || K % 16) return p;
+  const int64_t ks = 8 * p.epr;  // K of one mma: k16 (16-bit), k32 (int8), k8 (tf32)
+  if (M % 16 || N % 8 || K % ks) return p;
   // wgmma (sm_90a): warpgroups of 4 warps, each m64 instruction covering 16 rows per warp,
   // so the warps go along M; N up to 256 per instruction, K in the canonical layouts.
-  p.wgmma = sm == 90 && num_warps % 4 == 0 && M % (16 * num_warps) == 0 && N <= 256 && N % 16 == 0 && K % 16 == 0;
+  p.wgmma = p.epr == 2 && sm == 90 && num_warps % 4 == 0 && M % (16 * num_warps) == 0 && N <= 256 && N % 16 == 0 &&
+            K % 16 == 0;
   int64_t wm = 1, wn = 1;
   if (warps_along_m || p.wgmma) {
     while (wm * 2 <= num_warps && 16 * wm * 2 <= M) wm *= 2;
@@ -258,8 +271,8 @@ MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable, bool warps_alo
   const int wbits = log2i(num_warps), wmb = log2i(wm), wnb = log2i(wn);
   p.mt = M / (16 * wm);
   p.nt = N / (8 * wn);
-  p.kt = K / 16;
-  p.bf16 = at.scalar == ir::ScalarType::BF16;
+  p.kt = K / ks;
+  p.bf16 = p.kind == MmaKind::BF16;
   auto c2 = [](int64_t r, int64_t c) { return Coord{r, c}; };
   Bases acc(3), a(3), b(3);
   // accumulator [M, N]
@@ -267,16 +280,23 @@ MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable, bool warps_alo
   for (int64_t i = 1; i < p.nt; i *= 2) acc[0].push_back(c2(0, 8 * wn * i));
   for (int64_t i = 1; i < p.mt; i *= 2) acc[0].push_back(c2(16 * wm * i, 0));
   acc[1] = {c2(0, 2), c2(0, 4), c2(1, 0), c2(2, 0), c2(4, 0)};
+  // The operand fragments are the same in bytes for every element size: a 32-bit register
+  // holds epr consecutive k (its low register bits), lanes t = lane % 4 step k by epr,
+  // the second half of a k-step is 4 * epr further.
+  const int64_t e = p.epr;
   // a [M, K]
-  a[0] = {c2(0, 1), c2(8, 0), c2(0, 8)};
-  for (int64_t i = 1; i < p.kt; i *= 2) a[0].push_back(c2(0, 16 * i));
+  for (int64_t i = 1; i < e; i *= 2) a[0].push_back(c2(0, i));
+  a[0].push_back(c2(8, 0));
+  a[0].push_back(c2(0, 4 * e));
+  for (int64_t i = 1; i < p.kt; i *= 2) a[0].push_back(c2(0, ks * i));
   for (int64_t i = 1; i < p.mt; i *= 2) a[0].push_back(c2(16 * wm * i, 0));
-  a[1] = {c2(0, 2), c2(0, 4), c2(1, 0), c2(2, 0), c2(4, 0)};
+  a[1] = {c2(0, e), c2(0, 2 * e), c2(1, 0), c2(2, 0), c2(4, 0)};
   // b [K, N]
-  b[0] = {c2(1, 0), c2(8, 0)};
-  for (int64_t i = 1; i < p.kt; i *= 2) b[0].push_back(c2(16 * i, 0));
+  for (int64_t i = 1; i < e; i *= 2) b[0].push_back(c2(i, 0));
+  b[0].push_back(c2(4 * e, 0));
+  for (int64_t i = 1; i < p.kt; i *= 2) b[0].push_back(c2(ks * i, 0));
   for (int64_t i = 1; i < p.nt; i *= 2) b[0].push_back(c2(0, 8 * wn * i));
-  b[1] = {c2(2, 0), c2(4, 0), c2(0, 1), c2(0, 2), c2(0, 4)};
+  b[1] = {c2(e, 0), c2(2 * e, 0), c2(0, 1), c2(0, 2), c2(0, 4)};
   for (int k = 0; k < wbits; ++k) {
     if (k < wmb) {
       acc[2].push_back(c2(16 << k, 0));

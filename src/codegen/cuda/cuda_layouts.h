@@ -70,9 +70,15 @@ LinearLayout join_layout(const LinearLayout& l);
 /// warps along the dimensions from the last.
 LinearLayout default_layout(const std::vector<int64_t>& shape, int num_warps);
 
-/// The tensor-core (mma.sync m16n8k16) lowering of a tl.dot: fp16 x fp16 or bf16 x bf16
-/// operands, an fp32 accumulator, rank 2, M % 16 == 0, N % 8 == 0, K % 16 == 0, native
-/// numerics (tensor cores add in their own order: portable mode keeps the FMA chain). The
+/// The tensor-core instruction of a dot: mma.sync m16n8k16 with fp16 / bf16 operands and
+/// an fp32 accumulator, m16n8k32 with int8 operands and an int32 accumulator (exact, as the
+/// interpreter), m16n8k8 with tf32 operands (fp32 operands, input_precision "tf32", the
+/// default, as upstream Triton's on NVIDIA: operands rounded to 10 mantissa bits, fp32
+/// accumulation).
+enum class MmaKind { F16, BF16, S8, TF32 };
+/// The tensor-core lowering of a tl.dot (MmaKind): rank 2, M % 16 == 0, N % 8 == 0, K a
+/// multiple of the instruction's k, native numerics (tensor cores add in their own order:
+/// portable mode keeps the FMA chain; input_precision "ieee" / "tf32x3" too). The
 /// warps tile M first (wm of them), then N (wn); each warp holds mt x nt accumulator
 /// fragments and reads kt k-steps. Layouts (PTX ISA, "Matrix fragments for mma.m16n8k16"):
 ///   acc [M,N]: register bits col 1, row 8, then n-tiles, m-tiles; lane bits col 2, 4,
@@ -81,10 +87,15 @@ LinearLayout default_layout(const std::vector<int64_t>& shape, int num_warps);
 ///              row 1, 2, 4; warp bits row (wm), broadcast (wn);
 ///   b [K,N]:   register bits k 1, k 8, then k-tiles, n-tiles; lane bits k 2, 4, col 1, 2, 4;
 ///              warp bits broadcast (wm), col (wn).
+/// (16-bit operands; for int8 and tf32 the k bits scale by epr below: the same bytes.)
 /// A warp count the tiles cannot use is left broadcast (those warps repeat the work).
 struct MmaPlan {
   bool ok = false;
   bool bf16 = false;
+  MmaKind kind = MmaKind::F16;
+  /// Operand elements per 32-bit fragment register: 2 (fp16 / bf16), 4 (int8), 1 (tf32).
+  /// The fragment layouts below are those of the 16-bit case in bytes: k steps scale by it.
+  int epr = 2;
   /// Lowered to wgmma.mma_async (sm_90a; cuda_emit_wgmma.cpp) instead of mma.sync: the
   /// target is sm_90, num_warps a multiple of 4, M a multiple of 16 * num_warps (warps
   /// along M: warpgroup g's m64 instruction i covers rows 64 * (g + (num_warps / 4) * i)),

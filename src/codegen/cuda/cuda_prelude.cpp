@@ -53,6 +53,13 @@ TR_INLINE void tr_cp_async8(uint32_t dst, const void* src, bool pred) {
 TR_INLINE void tr_cp_async4(uint32_t dst, const void* src, bool pred) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(src), "r"(pred ? 4 : 0) : "memory");
 }
+// An fp32 value rounded to tf32 (10 mantissa bits; nearest, ties away from zero), as the
+// fp32 bits the tf32 tensor-core dot reads (cuda_emit_mma_narrow.cpp).
+TR_INLINE float tr_tf32(float f) {
+  uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(f));
+  return __uint_as_float(r);
+}
 // ---- warpgroup MMA (wgmma, sm_90a; cuda_emit_wgmma.cpp) ---------------------------------
 // A shared-memory matrix descriptor: start address, leading / stride dimension byte offsets
 // (each >> 4) and the swizzle mode (PTX ISA, "Matrix Descriptor Format").
