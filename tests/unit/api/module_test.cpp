@@ -2,6 +2,8 @@
 // signature against the parameters (no code generation involved).
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <unistd.h>
 
 #include <fstream>
@@ -113,6 +115,7 @@ TEST(ApiModule, FromFileReadsTheFile) {
   std::string path = ::testing::TempDir() + "/api_module_test_" + std::to_string(::getpid()) + ".py";
   std::ofstream(path) << kSource;
   tritium::Module m = tritium::Module::from_file(path);
+  std::remove(path.c_str());
   EXPECT_EQ(m.name(), path);
   EXPECT_EQ(m.kernel_names().size(), 3u);
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -35,6 +36,18 @@ std::string tmp_path(const std::string& name) {
   return ::testing::TempDir() + "/tritium_cli_" + std::to_string(::getpid()) + "_" + (t ? t->name() : "none") + "_" +
          name;
 }
+
+// Removes this process's scratch files (tmp_path) when the test program ends.
+class ScratchCleanup : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    const std::string prefix = "tritium_cli_" + std::to_string(::getpid()) + "_";
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(::testing::TempDir(), ec))
+      if (e.path().filename().string().rfind(prefix, 0) == 0) std::filesystem::remove(e.path(), ec);
+  }
+};
+[[maybe_unused]] ::testing::Environment* const kScratchCleanup = ::testing::AddGlobalTestEnvironment(new ScratchCleanup);
 
 // Runs `ENV tritium ARGS` through the shell (ENV and ARGS are shell text: `VAR=value ...`)
 // capturing stdout and stderr.
