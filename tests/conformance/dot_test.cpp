@@ -138,6 +138,46 @@ TEST(ConformanceDot, Int8ToInt32Exact) {
   }
 }
 
+// The int8 and tf32 tensor-core paths at every warp split: 1, 2, 4 and 8 warps over tiles
+// of one to several m- and n-tiles per warp (on a GPU: exact for int8; tf32 within the
+// float64 bound of Fp32DefaultPrecision). Interpreter and CPU results are checked the same.
+TEST(ConformanceDot, Int8AndTf32AtEveryWarpSplit) {
+  const Shape shapes[] = {{16, 8, 32}, {16, 64, 32}, {64, 32, 64}, {128, 32, 32}};
+  for (int warps : {1, 2, 4, 8})
+    for (auto s : shapes) {
+      const std::string dims = std::to_string(s.M) + ", " + std::to_string(s.N) + ", " + std::to_string(s.K);
+      SCOPED_TRACE(dims + " at " + std::to_string(warps) + " warps");
+      tritium::CompileOptions o;
+      o.num_warps = warps;
+      {
+        auto a = rand_int<int8_t>(s.M * s.K, -128, 127), b = rand_int<int8_t>(s.K * s.N, -128, 127);
+        Case c(kDot, "mm", "*i8, *i8, *i32, " + dims + ", True", o);
+        c.in(a).in(b).out<int32_t>(s.M * s.N);
+        auto got = c.run({1}).get<int32_t>(2);
+        std::vector<int32_t> gpu;
+        if (gpu_present()) gpu = c.run_on("cuda", {1}).get<int32_t>(2);
+        for (int i = 0; i < s.M; ++i)
+          for (int j = 0; j < s.N; ++j) {
+            int64_t acc = 0;
+            for (int k = 0; k < s.K; ++k) acc += int64_t(a[i * s.K + k]) * b[k * s.N + j];
+            ASSERT_EQ(got[i * s.N + j], acc) << i << "," << j;
+            if (!gpu.empty()) ASSERT_EQ(gpu[i * s.N + j], acc) << i << "," << j << " (cuda)";
+          }
+      }
+      {
+        auto a = rand_f32(s.M * s.K, -1, 1), b = rand_f32(s.K * s.N, -1, 1);
+        Case c(kDot, "mm", "*fp32, *fp32, *fp32, " + dims + ", False", o);
+        c.tf32_dot().in(a).in(b).out<float>(s.M * s.N);
+        auto got = c.run({1}).get<float>(2);
+        std::vector<double> want, absum;
+        reference(a, b, s.M, s.N, s.K, [](float v) { return v; }, want, absum);
+        check_f32(got, want, absum, s.K, 0x1p-10, "fp32 default " + dims);
+        if (gpu_present())
+          check_f32(c.run_on("cuda", {1}).get<float>(2), want, absum, s.K, 0x1p-10, "fp32 default, cuda " + dims);
+      }
+    }
+}
+
 TEST(ConformanceDot, AccArgumentOutDtypeFp16AndStatic) {
   const char* src = R"(
 import triton

@@ -250,6 +250,10 @@ MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable, bool warps_alo
   const int64_t M = at.shape[0], K = at.shape[1], N = bt.shape[1];
   const int64_t ks = 8 * p.epr;  // K of one mma: k16 (16-bit), k32 (int8), k8 (tf32)
   if (M % 16 || N % 8 || K % ks) return p;
+  // int8 / tf32: the tensor cores only where the staged operands and one whole-tile
+  // conversion of the accumulator (to the store's layout) fit in an sm_90 block's shared
+  // memory; beyond that the FMA chain, which needs neither (these dots took it before).
+  if (p.epr != 2 && M * N * 4 + (M + N) * (K * (4 / p.epr) + 16) > 232448) return p;
   // wgmma (sm_90a): warpgroups of 4 warps, each m64 instruction covering 16 rows per warp,
   // so the warps go along M; N up to 256 per instruction, K in the canonical layouts.
   p.wgmma = p.epr == 2 && sm == 90 && num_warps % 4 == 0 && M % (16 * num_warps) == 0 && N <= 256 && N % 16 == 0 &&

@@ -78,7 +78,8 @@ LinearLayout default_layout(const std::vector<int64_t>& shape, int num_warps);
 enum class MmaKind { F16, BF16, S8, TF32 };
 /// The tensor-core lowering of a tl.dot (MmaKind): rank 2, M % 16 == 0, N % 8 == 0, K a
 /// multiple of the instruction's k, native numerics (tensor cores add in their own order:
-/// portable mode keeps the FMA chain; input_precision "ieee" / "tf32x3" too). The
+/// portable mode keeps the FMA chain; input_precision "ieee" / "tf32x3" too; int8 / tf32
+/// also where operands and the accumulator's conversion would pass 227 KiB). The
 /// warps tile M first (wm of them), then N (wn); each warp holds mt x nt accumulator
 /// fragments and reads kt k-steps. Layouts (PTX ISA, "Matrix fragments for mma.m16n8k16"):
 ///   acc [M,N]: register bits col 1, row 8, then n-tiles, m-tiles; lane bits col 2, 4,

@@ -2,7 +2,8 @@
 // read from the generated CUDA (NVRTC, no GPU; TRITIUM_NO_NVRTC=1 skips): int8 x int8 ->
 // int32 with K % 32 == 0 on mma.m16n8k32.s8, fp32 operands at the default precision
 // ("tf32") on mma.m16n8k8.tf32 with every operand rounded to tf32 (cvt.rna) first;
-// input_precision="ieee" and portable numerics keep the FMA chain. The
+// input_precision="ieee", portable numerics and tiles too large for shared memory keep the
+// FMA chain. The
 // values are checked on a GPU by tests/conformance/dot_test.cpp (exact for int8; the
 // float64 bound with tf32 rounding for fp32).
 #include <gtest/gtest.h>
@@ -67,6 +68,16 @@ TEST(CudaMmaNarrow, Fp32DefaultPrecisionOnTf32TensorCores) {
   EXPECT_EQ(count(s, "= tr_tf32("), (32 * 16 + 16 * 64) / 128);
   EXPECT_EQ(count(cuda("*fp32, *fp32, *fp32, 32, 64, 16, True"), "mma.sync"), 0);         // ieee
   EXPECT_EQ(count(cuda("*fp32, *fp32, *fp32, 32, 64, 16, False", true), "mma.sync"), 0);  // portable
+}
+
+// Where the staged operands and the accumulator's conversion to the store's layout would
+// not fit in shared memory (256 x 256 x 4 bytes alone pass 227 KiB), the FMA chain: the
+// kernel compiles as it did before these dots had tensor cores.
+TEST(CudaMmaNarrow, LargeTilesKeepTheFmaChain) {
+  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  EXPECT_EQ(count(cuda("*fp32, *fp32, *fp32, 256, 256, 32, False"), "mma.sync"), 0);
+  EXPECT_EQ(count(cuda("*i8, *i8, *i32, 256, 256, 32, True"), "mma.sync"), 0);
+  EXPECT_GT(count(cuda("*i8, *i8, *i32, 128, 128, 64, True"), "m16n8k32"), 0);  // 64 KiB + 40 KiB: fits
 }
 
 }  // namespace
