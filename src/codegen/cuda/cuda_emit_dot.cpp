@@ -125,6 +125,15 @@ Emitter::DotOperands Emitter::dot_operands(const Op& op, const MmaPlan& mp) {
   return d;
 }
 
+std::string Emitter::mma_sync(const std::string& shape_types, const char* acc_constraint, const std::string& acc,
+                              int64_t cbase, const std::string& fa, const std::string& fb) {
+  return fmt::format("asm volatile(\"mma.sync.aligned.{0} {{%0, %1, %2, %3}}, {{%4, %5, %6, %7}}, {{%8, %9}}, "
+                     "{{%0, %1, %2, %3}};\" : \"+{1}\"({2}[{3}]), \"+{1}\"({2}[{4}]), \"+{1}\"({2}[{5}]), "
+                     "\"+{1}\"({2}[{6}]) : \"r\"({7}[0]), \"r\"({7}[1]), \"r\"({7}[2]), \"r\"({7}[3]), "
+                     "\"r\"({8}[0]), \"r\"({8}[1]));",
+                     shape_types, acc_constraint, acc, cbase, cbase + 1, cbase + 2, cbase + 3, fa, fb);
+}
+
 void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
   if (mp.wgmma) return emit_wgmma(op, mp);
   if (mp.epr != 2) return emit_mma_narrow(op, mp);
@@ -223,11 +232,7 @@ void Emitter::emit_mma(const Op& op, const MmaPlan& mp) {
     for (int64_t mt = 0; mt < mp.mt; ++mt)
       for (int64_t nt = 0; nt < mp.nt; ++nt) {
         const int64_t cbase = (nt << 2) | (mt << (2 + ln));
-        line(fmt::format("asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.{0}.{0}.f32 {{%0, %1, %2, %3}}, "
-                         "{{%4, %5, %6, %7}}, {{%8, %9}}, {{%0, %1, %2, %3}};\" : \"+f\"({1}[{2}]), \"+f\"({1}[{3}]), "
-                         "\"+f\"({1}[{4}]), \"+f\"({1}[{5}]) : \"r\"({6}[0]), \"r\"({6}[1]), \"r\"({6}[2]), "
-                         "\"r\"({6}[3]), \"r\"({7}[0]), \"r\"({7}[1]));",
-                         ty, res, cbase, cbase + 1, cbase + 2, cbase + 3, fa[mt], fb[nt]));
+        line(mma_sync(fmt::format("m16n8k16.row.col.f32.{0}.{0}.f32", ty), "f", res, cbase, fa[mt], fb[nt]));
       }
   }
   bind_array(r, res);

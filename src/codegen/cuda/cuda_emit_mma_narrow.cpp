@@ -84,12 +84,8 @@ void Emitter::emit_mma_narrow(const Op& op, const MmaPlan& mp) {
     for (int64_t mt = 0; mt < mp.mt; ++mt)
       for (int64_t nt = 0; nt < mp.nt; ++nt) {
         const int64_t cbase = (nt << 2) | (mt << (2 + ln));
-        line(fmt::format("asm volatile(\"mma.sync.aligned.{0} {{%0, %1, %2, %3}}, {{%4, %5, %6, %7}}, {{%8, %9}}, "
-                         "{{%0, %1, %2, %3}};\" : \"+{1}\"({2}[{3}]), \"+{1}\"({2}[{4}]), \"+{1}\"({2}[{5}]), "
-                         "\"+{1}\"({2}[{6}]) : \"r\"({7}[0]), \"r\"({7}[1]), \"r\"({7}[2]), \"r\"({7}[3]), "
-                         "\"r\"({8}[0]), \"r\"({8}[1]));",
-                         s8 ? "m16n8k32.row.col.s32.s8.s8.s32" : "m16n8k8.row.col.f32.tf32.tf32.f32", s8 ? "r" : "f",
-                         res, cbase, cbase + 1, cbase + 2, cbase + 3, fa[mt], fb[nt]));
+        line(mma_sync(s8 ? "m16n8k32.row.col.s32.s8.s8.s32" : "m16n8k8.row.col.f32.tf32.tf32.f32", s8 ? "r" : "f", res,
+                      cbase, fa[mt], fb[nt]));
       }
   }
   bind_array(r, res);

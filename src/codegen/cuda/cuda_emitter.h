@@ -160,6 +160,10 @@ class Emitter {
   static std::string pack_halves(const std::string& lo, const std::string& hi);
   void emit_mma(const ir::Op& op, const MmaPlan& mp);
   void emit_wgmma(const ir::Op& op, const MmaPlan& mp);  // cuda_emit_wgmma.cpp
+  /// One `mma.sync.aligned.<shape_types>` statement: four accumulator registers acc[cbase..+3]
+  /// (constraint "f" or "r"), A fragment fa[0..3], B fragment fb[0..1].
+  static std::string mma_sync(const std::string& shape_types, const char* acc_constraint, const std::string& acc,
+                              int64_t cbase, const std::string& fa, const std::string& fb);
   /// int8 and tf32 dots (MmaPlan::epr != 2; cuda_emit_mma_narrow.cpp).
   void emit_mma_narrow(const ir::Op& op, const MmaPlan& mp);
   /// Writes rank-2 tensor `v` to shared memory at byte_offset + coord[major] * pitch +
