@@ -16,6 +16,14 @@ Algorithm
     inside a group), so consecutive programs reuse the same B columns and A rows
     while they are still in L2.
 
+Kernels
+    matmul_kernel             A, B, C through pointers and strides, as above.
+    matmul_descriptor_kernel  the same product through tensor descriptors
+                              (tl.make_tensor_descriptor): row-major contiguous A, B
+                              and C; every block bounds-checked (zero padding) by the
+                              descriptor. On Hopper both upstream Triton and tritium
+                              copy its operand blocks with the TMA unit.
+
 Launch
     grid = (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N),)
     BLOCK_M, BLOCK_N, BLOCK_K: powers of two, each >= 16 (tl.dot's minimum).
@@ -69,3 +77,28 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
     c = acc.to(c_ptr.dtype.element_ty)
     c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
     tl.store(c_ptrs, c, mask=mask_m & mask_n)
+
+
+@triton.jit
+def matmul_descriptor_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+                             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                             GROUP_SIZE_M: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_SIZE_M
+    group_size_m = tl.minimum(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BLOCK_M, BLOCK_K])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1], block_shape=[BLOCK_K, BLOCK_N])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+        b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
+        acc = tl.dot(a, b, acc)
+    c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))

@@ -209,7 +209,19 @@ CValue load_block_ptr(BuiltinContext& ctx, const CValue& bp, bool has_mask_or_ot
     if (padding == "nan")
       kw.push_back(kwarg("other", CValue::of_tensor(ctx.b.const_float(pt, std::numeric_limits<double>::quiet_NaN(), loc))));
   }
-  return call_builtin(ctx, "load", {CValue::of_tensor(ptr)}, std::move(kw), loc);
+  CValue r = call_builtin(ctx, "load", {CValue::of_tensor(ptr)}, std::move(kw), loc);
+  // Every dimension checked and padded: the load reads exactly a bounds-checked window, which
+  // a backend may copy with a bulk tensor copy (TMA). Record it (ops.def, Load).
+  ir::Op* L = r.kind == K::Tensor && r.tensor->def && r.tensor->def->kind == ir::OpKind::Load ? r.tensor->def : nullptr;
+  const size_t rank = bp.elems[kBlock].elems.size();
+  if (L && L->operands.size() == 3 && checked.size() == rank && (padding == "zero" || padding == "nan")) {
+    L->operands.push_back(bp.elems[kBase].tensor);
+    for (int f : {kOffsets, kShape, kStrides})
+      for (const CValue& e : bp.elems[f].elems) L->operands.push_back(e.tensor);
+    L->attrs["window"] = static_cast<int64_t>(rank);
+    L->attrs["window_nan"] = static_cast<int64_t>(padding == "nan");
+  }
+  return r;
 }
 
 void store_block_ptr(BuiltinContext& ctx, const CValue& bp, const CValue& value_v, bool has_mask,

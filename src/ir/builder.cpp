@@ -10,6 +10,8 @@ Op* Builder::create(OpKind kind, std::vector<Value*> operands, std::vector<Type>
   int n = static_cast<int>(operands.size());
   if (n < info.min_operands || (info.max_operands >= 0 && n > info.max_operands))
     throw std::logic_error(std::string("builder: wrong operand count for ") + info.name);
+  if (kind == OpKind::Load && n > 3 && !attrs.count("window"))  // ops.def: the window follows ptr, mask, other
+    throw std::logic_error("builder: wrong operand count for load (more than 3 need a \"window\" attribute)");
   if (info.num_results >= 0 && static_cast<int>(result_types.size()) != info.num_results)
     throw std::logic_error(std::string("builder: wrong result count for ") + info.name);
   for (auto* v : operands)

@@ -229,7 +229,21 @@ class Verifier {
           fail(o, "load result type differs from pointee");
         if (n >= 2 && (!o.operands[1]->type.is_bool() || o.operands[1]->type.shape != o.operands[0]->type.shape))
           fail(o, "load mask must be int1 of the pointer's shape");
-        if (n == 3 && !(o.operands[2]->type == o.results[0]->type)) fail(o, "load other type differs");
+        if (n >= 3 && !(o.operands[2]->type == o.results[0]->type)) fail(o, "load other type differs");
+        if (o.has_attr("window")) {
+          const int64_t w = o.attr_int("window");
+          if (w < 1 || n != 4 + 3 * w) fail(o, "load window: expected 4 + 3 * window operands");
+          else {
+            if (!o.operands[3]->type.is_ptr || o.operands[3]->type.is_tensor()) fail(o, "load window base must be a scalar pointer");
+            for (int64_t i = 0; i < 3 * w; ++i) {
+              const Type& t = o.operands[static_cast<size_t>(4 + i)]->type;
+              if (t.is_tensor() || t.is_ptr || t.scalar != (i < w ? ScalarType::I32 : ScalarType::I64))
+                fail(o, "load window offsets must be i32 scalars, shape and strides i64 scalars");
+            }
+          }
+        } else if (n > 3) {
+          fail(o, "load takes at most 3 operands without a window");
+        }
         break;
       case OpKind::Store:
         if (!o.operands[0]->type.is_ptr) fail(o, "store needs a pointer");

@@ -14,7 +14,7 @@
 // <= 1, and sums of at most 304 of them are multiples of 2^-12 below 2^9: exact in fp32
 // (2^9 / 2^-12 = 2^21 < 2^24) whatever the order, on tensor cores too.
 #include "conformance_util.h"
-#include "halfbits.h"
+#include "exact_dot.h"
 
 using namespace conformance;
 
@@ -70,30 +70,11 @@ def a_fixed(a_ptr, b_ptr, c_ptr, NB, BM: tl.constexpr, BN: tl.constexpr, BK: tl.
     tl.store(c_ptr + offs_m[:, None] * BN + offs_n[None, :], acc)
 )";
 
-// k/64, |k| <= 64, as fp16 or bf16 bits (file comment).
-std::vector<uint16_t> exact_operand(size_t n, bool bf16) {
-  auto k = rand_int<int16_t>(n, -64, 64);
-  std::vector<uint16_t> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = bf16 ? bf16_rne(k[i] / 64.0f) : exact_half(k[i] / 64.0);
-  return v;
-}
-double value(uint16_t h, bool bf16) { return bf16 ? bf16_to_float(h) : half_to_float(h); }
-
 struct Problem {
   int64_t M, N, K;
   bool bf16 = false;
   bool b_kmajor = false;  // b stored [N][K] (stride_bk = 1)
 };
-
-void check_equal(const std::vector<float>& got, const std::vector<double>& want, const std::string& what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  int bad = 0;
-  for (size_t i = 0; i < got.size() && bad < 5; ++i)
-    if (std::isnan(got[i]) || static_cast<double>(got[i]) != want[i]) {
-      ++bad;
-      ADD_FAILURE() << what << " [" << i << "]: got " << got[i] << " want " << want[i];
-    }
-}
 
 // Signatures: a, b, c pointers 16-byte aligned; M, N, K, stride_am, stride_ak, stride_bk,
 // stride_bn, stride_cm as `int_sig` gives them (":16" where the value is a multiple of 16,
@@ -116,7 +97,7 @@ void run_loop(const Problem& p, int bm, int bn, int bk, int stages, int warps, c
     for (int64_t n = 0; n < p.N; ++n) {
       double s = 0;
       for (int64_t k = 0; k < p.K; ++k)
-        s += value(a[m * p.K + k], p.bf16) * value(kmajor ? b[n * p.K + k] : b[k * p.N + n], p.bf16);
+        s += exact_value(a[m * p.K + k], p.bf16) * exact_value(kmajor ? b[n * p.K + k] : b[k * p.N + n], p.bf16);
       want[static_cast<size_t>(m * p.N + n)] = s;
     }
   const char* t = p.bf16 ? "bf16" : "fp16";
@@ -132,7 +113,7 @@ void run_loop(const Problem& p, int bm, int bn, int bk, int stages, int warps, c
   c.scalar(tritium::Arg(1)).scalar(tritium::Arg(static_cast<int32_t>(sbk)));
   c.scalar(tritium::Arg(static_cast<int32_t>(sbn))).scalar(tritium::Arg(static_cast<int32_t>(p.N)));
   const tritium::Grid grid((p.M + bm - 1) / bm, (p.N + bn - 1) / bn);
-  check_equal(c.run(grid).get<float>(2), want, sig + " stages=" + std::to_string(stages));
+  check_exact(c.run(grid).get<float>(2), want, sig + " stages=" + std::to_string(stages));
 }
 
 }  // namespace
@@ -271,9 +252,9 @@ TEST(ConformancePipeline, LoopShapesFromReview) {
         for (int kk = 0; kk < BK; ++kk) {
           const size_t ai = static_cast<size_t>(k) * BM * BK + (v.a_mmajor ? kk * BM + m : m * BK + kk);
           for (int n = 0; n < BN; ++n)
-            want[m * BN + n] += value(a[ai], false) * value(b[(static_cast<size_t>(k) * BK + kk) * BN + n], false) *
+            want[m * BN + n] += exact_value(a[ai], false) * exact_value(b[(static_cast<size_t>(k) * BK + kk) * BN + n], false) *
                                 (v.b_times_2 ? 2 : 1);
-          if (v.read_next) want_s[m] += value(a[static_cast<size_t>(k + 1) * BM * BK + m * BK + kk], false);
+          if (v.read_next) want_s[m] += exact_value(a[static_cast<size_t>(k + 1) * BM * BK + m * BK + kk], false);
         }
     const auto flag = [](bool f) { return f ? "True" : "False"; };
     const std::string sig = std::string("*fp16:16, *fp16:16, *fp32:16, *fp32:16, i32, ") + flag(v.scalar_ptrs) + ", " +
@@ -283,8 +264,8 @@ TEST(ConformancePipeline, LoopShapesFromReview) {
     Case c(kShapes, "blocks", sig, o);
     c.in(a).in(b).out<float>(BM * BN).out<float>(BM).scalar(tritium::Arg(NK));
     const Result r = c.run({1});
-    check_equal(r.get<float>(2), want, sig);
-    check_equal(r.get<float>(3), want_s, sig + " s");
+    check_exact(r.get<float>(2), want, sig);
+    check_exact(r.get<float>(3), want_s, sig + " s");
   }
 }
 
@@ -299,12 +280,12 @@ TEST(ConformancePipeline, LoopInvariantAAndInductionAddressedB) {
       for (int m = 0; m < BM; ++m)
         for (int n = 0; n < BN; ++n)
           for (int k = 0; k < BK; ++k)
-            want[m * BN + n] += value(a[m * BK + k], bf16) * value(b[(j * BK + k) * BN + n], bf16);
+            want[m * BN + n] += exact_value(a[m * BK + k], bf16) * exact_value(b[(j * BK + k) * BN + n], bf16);
     const std::string t = bf16 ? "bf16" : "fp16";
     tritium::CompileOptions o;
     o.num_stages = 3;
     Case c(kLoop, "a_fixed", "*" + t + ":16, *" + t + ":16, *fp32:16, i32, 64, 64, 32", o);
     c.in(a).in(b).out<float>(BM * BN).scalar(tritium::Arg(NB));
-    check_equal(c.run({1}).get<float>(2), want, "a_fixed " + t);
+    check_exact(c.run({1}).get<float>(2), want, "a_fixed " + t);
   }
 }

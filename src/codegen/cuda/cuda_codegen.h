@@ -49,8 +49,11 @@ struct CudaKernelSource {
   int threads = 128;    ///< threads per block (32 * num_warps)
   int64_t shared_bytes = 0;  ///< dynamic shared memory per block
   std::vector<CudaFailSite> fail_sites;
-  /// Uses sm_90a instructions (wgmma): compile for sm_90a / compute_90a, not sm_90.
+  /// Uses sm_90a instructions (wgmma, TMA): compile for sm_90a / compute_90a, not sm_90.
   bool sm90a = false;
+  /// Global memory each program needs (bytes; its tensor maps): the launcher passes
+  /// programs x this many bytes as the kernel's last parameter `tr_gscratch` (null for 0).
+  int64_t global_scratch_bytes = 0;
 };
 
 /// Renders the kernel of `m` (the function marked is_kernel, else the first one) for a GPU

@@ -106,8 +106,12 @@ Emitter::PipePlan Emitter::plan_pipeline(const Op& loop) {
     const int j = carried_index(v);
     if (j >= 0) {
       const Value* y = yield->operands[static_cast<size_t>(j)];
-      if (!v->type.is_ptr || !y->def || y->def->kind != OpKind::AddPtr || y->def->operands[0] != v ||
-          inside(y->def->operands[1]) || uses(loop.results[static_cast<size_t>(j)]) != 0)
+      if (y == v) return true;  // carried unchanged: loop-invariant
+      // A pointer advanced by `p += inc`, or a scalar integer by `o += inc` (a block pointer's
+      // offsets under tl.advance), inc loop-invariant.
+      const OpKind adv = v->type.is_ptr ? OpKind::AddPtr : OpKind::Add;
+      if ((!v->type.is_ptr && !(v->type.is_int() && v->type.is_scalar())) || !y->def || y->def->kind != adv ||
+          y->def->operands[0] != v || inside(y->def->operands[1]) || uses(loop.results[static_cast<size_t>(j)]) != 0)
         return false;
       advanced.insert(j);
       return true;
@@ -143,6 +147,39 @@ Emitter::PipePlan Emitter::plan_pipeline(const Op& loop) {
       }
       if (!x->def || x->def->kind != OpKind::Load || !in_body.count(x->def) || uses(x) != 1) continue;
       const Op& L = *x->def;
+      // A value defined before the loop, or carried unchanged (a block pointer's fields): its
+      // value before the loop; nullptr for one the body computes.
+      auto invariant = [&](const Value* o) -> const Value* {
+        for (int j = carried_index(o); j >= 0 && yield->operands[static_cast<size_t>(j)] == o; j = carried_index(o))
+          o = loop.operands[3 + static_cast<size_t>(j)];
+        return inside(o) ? nullptr : o;
+      };
+      if (!(which == 0 && trans) && tma_window(L, invariant)) {
+        const std::set<const Op*> slice_before = slice;
+        const std::set<int> adv_before = advanced;
+        // The window's offsets; its pointer and mask too (unused by the copies: they read
+        // carried values only the slice may read).
+        if (add(L.operands[4]) && add(L.operands[5]) && add(L.operands[0]) && add(L.operands[1])) {
+          PipeLoad pl;
+          pl.load = &L;
+          pl.dot = &op;
+          pl.which = which;
+          pl.operand = v;
+          pl.cdim = 1;
+          pl.rows = x->type.shape[0];
+          pl.cols = x->type.shape[1];
+          pl.kmajor = which == 1 && trans;
+          pl.offset = offset;
+          pl.tma = true;
+          pp.defer = pp.defer || mp.wgmma;
+          offset += (pl.rows * pl.cols * 2 + kRingAlign - 1) / kRingAlign * kRingAlign;
+          pp.tma_bytes += pl.rows * pl.cols * 2;
+          pp.loads.push_back(pl);
+          continue;
+        }
+        slice = slice_before;
+        advanced = adv_before;
+      }
       const Value* ptr = L.operands[0];
       const Value* mask = L.operands.size() >= 2 ? L.operands[1] : nullptr;
       const Value* other = L.operands.size() >= 3 ? L.operands[2] : nullptr;
@@ -161,6 +198,8 @@ Emitter::PipePlan Emitter::plan_pipeline(const Op& loop) {
         continue;
       }
       pp.async_proxy = pp.async_proxy || mp.wgmma;
+      pp.defer = pp.defer || mp.wgmma;
+      pp.cp_async = true;
       PipeLoad pl;
       pl.load = &L;
       pl.dot = &op;
@@ -250,6 +289,9 @@ Emitter::PipePlan Emitter::plan_pipeline(const Op& loop) {
     pp.inflight.push_back({&op, j});
   }
   pp.slots = stages + (pp.inflight.empty() ? 0 : 1);
+  pp.bar_offset = pp.slots * pp.stage_bytes;  // the mbarriers of TMA slots after the tiles
+  for (PipeLoad& pl : pp.loads)
+    if (pl.tma) pl.desc = tma_descs_++;  // its tensor map's place in the program's scratch
   for (const auto& op : body.ops)
     if (slice.count(op.get())) pp.slice.push_back(op.get());
   pp.advanced.assign(advanced.begin(), advanced.end());
@@ -281,7 +323,9 @@ void Emitter::pipeline_issue(const Op& loop, const PipePlan& pp, const std::vect
   open("");
   bind_scalar(body.args[0], iv);
   for (const Op* s : pp.slice) emit_op(*s);
+  if (pp.tma_bytes > 0) tma_issue(pp, valid, slot);  // cuda_emit_tma.cpp
   for (const PipeLoad& pl : pp.loads) {
+    if (pl.tma) continue;
     const Op& L = *pl.load;
     const Value* x = L.results[0];
     const Value* ptr = L.operands[0];
@@ -315,7 +359,7 @@ void Emitter::pipeline_issue(const Op& loop, const PipePlan& pp, const std::vect
   }
   close();
   conv_memo_.swap(memo);
-  line("tr_cp_commit();");
+  if (pp.cp_async) line("tr_cp_commit();");
   for (auto& [v, n] : saved_s)
     if (n) scalars_[v] = *n;
     else scalars_.erase(v);
@@ -327,9 +371,11 @@ void Emitter::pipeline_issue(const Op& loop, const PipePlan& pp, const std::vect
 void Emitter::pipeline_prologue(const Op& loop, const PipePlan& pp, const std::vector<std::string>& carried,
                                 const std::string& lb, const std::string& st, const std::string& trips) {
   const ir::Type& ivt = loop.body().args[0]->type;
-  ring_bytes_ = std::max(ring_bytes_, pp.slots * pp.stage_bytes);
-  line(fmt::format("// software pipeline ({} stages): dot operands copied global -> shared ahead with cp.async",
-                   pp.stages));
+  // (the TMA slots' mbarriers after the tiles; scratch after the ring stays 1024-byte aligned)
+  const int64_t ring = pp.slots * pp.stage_bytes + (pp.tma_bytes > 0 ? 8 * pp.slots : 0);
+  ring_bytes_ = std::max(ring_bytes_, (ring + kRingAlign - 1) / kRingAlign * kRingAlign);
+  line(fmt::format("// software pipeline ({} stages): dot operands copied global -> shared ahead with {}", pp.stages,
+                   pp.tma_bytes == 0 ? "cp.async" : pp.cp_async ? "TMA and cp.async" : "TMA"));
   for (const auto& [d, j] : pp.inflight) {  // accumulated in place: the carried storage
     inplace_acc_[d] = carried[static_cast<size_t>(j)];
     line(fmt::format("// dot %{}: wgmma accumulates in place and stays in flight across iterations ({} ring slots)",
@@ -349,6 +395,7 @@ void Emitter::pipeline_prologue(const Op& loop, const PipePlan& pp, const std::v
   // Scratch shared memory may overlap the ring (Emitter::render): what was staged there
   // before the loop must have been read by every thread before the copies land.
   line("__syncthreads();  // scratch reads are done before the ring is written");
+  if (pp.tma_bytes > 0) tma_prologue(pp);
   for (int s = 0; s + 1 < pp.stages; ++s) {
     const std::string iv = fresh("piv");
     line(fmt::format("const {0} {1} = ({0})((uint64_t){2} + {3}ull * (uint64_t){4});", CExpr::ctype(ivt), iv, lb, s, st));
@@ -360,7 +407,8 @@ void Emitter::pipeline_iteration(const Op& loop, const PipePlan& pp, const std::
                                  const std::string& k, const std::string& lb, const std::string& st,
                                  const std::string& trips, const std::string& ivn) {
   const ir::Type& ivt = loop.body().args[0]->type;
-  line(fmt::format("tr_cp_wait<{}>();", pp.stages - 2));
+  if (pp.cp_async) line(fmt::format("tr_cp_wait<{}>();", pp.stages - 2));
+  if (pp.tma_bytes > 0) tma_wait(pp, k);
   if (pp.async_proxy) line("tr_fence_async_smem();  // cp.async's writes -> wgmma's async proxy");
   line("__syncthreads();  // iteration k's copies are visible; slot (k-1) mod S is free");
   const std::string ahead = fresh("pk"), iv = fresh("piv"), slot = fresh("pslot");
@@ -370,7 +418,7 @@ void Emitter::pipeline_iteration(const Op& loop, const PipePlan& pp, const std::
   const std::string valid = fmt::format("({} < {})", ahead, trips);
   // With wgmma the copies are issued after the first dot's instructions, while the tensor
   // cores run (Emitter::run_pending_prefetch); slot (k-1) mod S is free either way.
-  if (pp.async_proxy)
+  if (pp.defer)
     pending_prefetch_ = [this, &loop, &pp, &carried, iv, valid, slot]() {
       pipeline_issue(loop, pp, carried, iv, valid, slot, false);
     };
@@ -396,8 +444,9 @@ void Emitter::pipeline_epilogue(const PipePlan& pp) {
   for (const auto& [d, j] : pp.inflight)  // the last iteration's dot, its accumulator tied to the wait
     wg_wait(0, inplace_acc_.at(d), layout_of(d->results[0]).size(HwDim::Register));
   for (const auto& [d, j] : pp.inflight) inplace_acc_.erase(d);
-  line("tr_cp_wait<0>();");
+  if (pp.cp_async) line("tr_cp_wait<0>();");
   line("__syncthreads();  // the ring is free again");
+  if (pp.tma_bytes > 0) tma_epilogue(pp);
   for (const PipeLoad& pl : pp.loads) {
     staged_.erase(pl.operand);
     skip_ops_.erase(pl.load);

@@ -570,8 +570,14 @@ std::string Emitter::render() {
       "  const uint32_t tr_dyn_u = (uint32_t)__cvta_generic_to_shared(tr_dyn_smem);\n"
       "  const uint32_t tr_pad = {}, tr_ring = tr_dyn_u + tr_pad;\n"
       "  unsigned char* const tr_smem = tr_dyn_smem + tr_pad + {};\n  (void)tr_smem; (void)tr_ring;\n",
-      uses_wgmma_ ? "(0u - tr_dyn_u) & 1023u" : "0u", ring_scratch_disjoint_ ? ring_bytes_ : 0);
-  return smem + prologue_ + out_;
+      sm90a() ? "(0u - tr_dyn_u) & 1023u" : "0u", ring_scratch_disjoint_ ? ring_bytes_ : 0);
+  // The program's global scratch (tensor maps; cuda_emit_tma.cpp), by its linear block index.
+  const std::string gs =
+      tma_descs_ == 0 ? std::string()
+                      : fmt::format("  unsigned char* const tr_gs = tr_gscratch + ((uint64_t)blockIdx.x + (uint64_t)gridDim.x * "
+                                    "((uint64_t)blockIdx.y + (uint64_t)gridDim.y * blockIdx.z)) * {}ull;\n",
+                                    global_scratch_bytes());
+  return smem + gs + prologue_ + out_;
 }
 
 }  // namespace tritium::codegen::cuda

@@ -51,7 +51,7 @@ class Emitter {
   /// no pipelined loop's body uses scratch (they are never live together then).
   int64_t shared_bytes() const {
     return (ring_scratch_disjoint_ ? ring_bytes_ + smem_bytes_ : std::max(ring_bytes_, smem_bytes_)) +
-           (uses_wgmma_ ? 1024 : 0);
+           (sm90a() ? 1024 : 0);
   }
   int threads() const { return 32 * num_warps_; }
   std::vector<CudaFailSite> fail_sites;
@@ -185,6 +185,8 @@ class Emitter {
     int64_t rows = 0, cols = 0;        ///< the shared tile [rows][cols], cols contiguous
     bool kmajor = false;               ///< b stored [N][K] (read with ldmatrix, no .trans)
     int64_t offset = 0;                ///< byte offset in a ring slot
+    bool tma = false;                  ///< copied by bulk tensor copies (cuda_emit_tma.cpp)
+    int desc = -1;                     ///< its tensor map's index in the program's global scratch
   };
   struct PipePlan {
     bool ok = false;
@@ -194,9 +196,13 @@ class Emitter {
     std::vector<const ir::Op*> slice;        ///< body ops computing their pointers and masks
     std::vector<int> advanced;               ///< carried pointers kept S-1 iterations ahead
     std::vector<const ir::Op*> hoisted;      ///< dots whose a is read from registers
-    bool async_proxy = false;                ///< a dot reads the ring with wgmma (proxy fence)
+    bool async_proxy = false;                ///< a dot reads cp.async's tiles with wgmma (proxy fence)
+    bool defer = false;                      ///< a wgmma reads the ring: copies issued after its instructions
     int slots = 0;                           ///< ring slots: stages, + 1 with a dot in flight
     std::vector<std::pair<const ir::Op*, int>> inflight;  ///< wgmma dots kept in flight, carried index
+    bool cp_async = false;                   ///< a load is copied with cp.async
+    int64_t tma_bytes = 0;                   ///< bytes the bulk tensor copies deliver per slot
+    int64_t bar_offset = 0;                  ///< the slots' mbarriers (8 bytes each) in the ring
   };
   /// A shared-memory tile holding a dot operand in the current iteration.
   struct Staged {
@@ -213,6 +219,26 @@ class Emitter {
   void pipeline_issue(const ir::Op& loop, const PipePlan& pp, const std::vector<std::string>& carried,
                       const std::string& iv, const std::string& valid, const std::string& slot, bool advance);
   void pipeline_epilogue(const PipePlan& pp);
+  // ---- bulk tensor copies of pipelined windows (TMA, sm_90a; cuda_emit_tma.cpp) ----------
+  /// True when pipelined load `L` (a dot operand, `trans`: through tl.trans) may be copied
+  /// by TMA: a 2-D 16-bit window (ops.def, Load "window") with zero padding, stride 1 along
+  /// its last dimension, base and row stride proved 16-byte multiples (axis analysis), a box
+  /// the tile layout matches, its base / shape / strides loop-invariant (`invariant` gives a
+  /// value's equal defined before the loop, or nullptr).
+  bool tma_window(const ir::Op& L, const std::function<const ir::Value*(const ir::Value*)>& invariant) const;
+  /// Before the loop, thread 0: the tensor maps of the plan's TMA loads (in the program's
+  /// global scratch; a shape outside TMA's range is a run-time error) and the slots' mbarriers.
+  void tma_prologue(const PipePlan& pp);
+  /// Thread 0, when `valid`: expect the slot's bytes on its mbarrier, then every TMA load's boxes.
+  void tma_issue(const PipePlan& pp, const std::string& valid, const std::string& slot);
+  /// Every thread: wait for iteration k's slot (phase parity (k / slots) & 1).
+  void tma_wait(const PipePlan& pp, const std::string& k);
+  /// After the loop (every copy waited for): the mbarriers invalidated, then a barrier.
+  void tma_epilogue(const PipePlan& pp);
+  /// Uses sm_90a instructions (wgmma or TMA): compiled for sm_90a, tiles 1024-byte aligned.
+  bool sm90a() const { return uses_wgmma_ || uses_tma_; }
+  /// Global scratch per program (bytes): its tensor maps.
+  int64_t global_scratch_bytes() const { return int64_t{tma_descs_} * 128; }
   /// Emits the current iteration's deferred prefetch, if any (a wgmma dot calls it once its
   /// instructions are issued; the loop's yield calls it otherwise).
   void run_pending_prefetch();
@@ -285,6 +311,8 @@ class Emitter {
   int max_stages_ = 1 << 20;
   bool inflight_ok_ = true;
   bool uses_wgmma_ = false;
+  bool uses_tma_ = false;
+  int tma_descs_ = 0;  // tensor maps per program (global scratch, 128 bytes each)
   int64_t ring_bytes_ = 0;
   std::unordered_map<const ir::Value*, Staged> staged_;         // dot operand -> its ring tile
   std::unordered_map<const ir::Op*, std::string> frag_regs_;    // dot -> its a in packed fragments

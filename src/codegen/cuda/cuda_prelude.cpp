@@ -73,6 +73,64 @@ TR_INLINE void tr_wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;" 
 // (wgmma.wait_group is emitted inline, with the accumulator registers as its operands.)
 TR_INLINE void tr_cp_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> TR_INLINE void tr_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
+// ---- bulk tensor copies (TMA, sm_90a; cuda_emit_tma.cpp) ---------------------------------
+// mbarriers in shared memory (32-bit shared addresses): one arrival (the issuing thread's
+// expect_tx) plus the bytes the copies deliver complete a phase.
+TR_INLINE void tr_mbar_init(uint32_t bar) { asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory"); }
+TR_INLINE void tr_mbar_inval(uint32_t bar) { asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(bar) : "memory"); }
+TR_INLINE void tr_mbar_init_fence() {
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+TR_INLINE void tr_mbar_expect_tx(uint32_t bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+TR_INLINE bool tr_mbar_try_wait(uint32_t bar, uint32_t parity) {
+  uint32_t ok;
+  asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
+               : "=r"(ok) : "r"(bar), "r"(parity) : "memory");
+  return ok != 0;
+}
+TR_INLINE void tr_mbar_wait(uint32_t bar, uint32_t parity) {
+  while (!tr_mbar_try_wait(bar, parity)) {
+  }
+}
+// Box {c0 (innermost), c1} of the 2-D tensor map at `tm` (global) into shared memory at dst,
+// completing `bytes` on mbarrier `bar`; elements outside the tensor arrive as zeros.
+TR_INLINE void tr_tma_load_2d(uint32_t dst, const void* tm, int32_t c0, int32_t c1, uint32_t bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
+      "l"(tm), "r"(c0), "r"(c1), "r"(bar)
+      : "memory");
+}
+// Writes a 2-D tiled tensor map (128 bytes, 128-byte aligned, global memory) in place, by one
+// thread: a [dim1][dim0] tensor of 16-bit elements (ELEMTYPE: PTX's .f16 = 6, .bf16 = 10) at
+// `base` (16-byte aligned), rows `stride1` bytes apart (a multiple of 16), boxes of
+// [box1][box0] elements, swizzle mode SWZ (0 none, 1 32B, 2 64B, 3 128B), zero fill (PTX
+// ISA, "tensormap.replace"; Tensor Map fields as cuTensorMapEncodeTiled takes them), then
+// the proxy fences that make it visible to this thread's bulk tensor copies.
+template <uint32_t ELEMTYPE, uint32_t SWZ>
+TR_INLINE void tr_tmap_2d(unsigned char* tm, const void* base, uint32_t dim0, uint32_t dim1, uint64_t stride1,
+                          uint32_t box0, uint32_t box1) {
+  uint4* w = (uint4*)tm;
+  for (int i = 0; i < 8; ++i) w[i] = make_uint4(0u, 0u, 0u, 0u);
+  asm volatile("tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;" ::"l"(tm), "l"(base) : "memory");
+  const uint32_t one = 1u;
+  asm volatile("tensormap.replace.tile.rank.global.b1024.b32 [%0], %1;" ::"l"(tm), "r"(one) : "memory");
+  asm volatile("tensormap.replace.tile.box_dim.global.b1024.b32 [%0], 0, %1;" ::"l"(tm), "r"(box0) : "memory");
+  asm volatile("tensormap.replace.tile.box_dim.global.b1024.b32 [%0], 1, %1;" ::"l"(tm), "r"(box1) : "memory");
+  asm volatile("tensormap.replace.tile.global_dim.global.b1024.b32 [%0], 0, %1;" ::"l"(tm), "r"(dim0) : "memory");
+  asm volatile("tensormap.replace.tile.global_dim.global.b1024.b32 [%0], 1, %1;" ::"l"(tm), "r"(dim1) : "memory");
+  asm volatile("tensormap.replace.tile.global_stride.global.b1024.b64 [%0], 0, %1;" ::"l"(tm), "l"(stride1) : "memory");
+  asm volatile("tensormap.replace.tile.element_stride.global.b1024.b32 [%0], 0, %1;" ::"l"(tm), "r"(one) : "memory");
+  asm volatile("tensormap.replace.tile.element_stride.global.b1024.b32 [%0], 1, %1;" ::"l"(tm), "r"(one) : "memory");
+  asm volatile("tensormap.replace.tile.elemtype.global.b1024.b32 [%0], %1;" ::"l"(tm), "n"(ELEMTYPE) : "memory");
+  asm volatile("tensormap.replace.tile.interleave_layout.global.b1024.b32 [%0], 0;" ::"l"(tm) : "memory");
+  asm volatile("tensormap.replace.tile.swizzle_mode.global.b1024.b32 [%0], %1;" ::"l"(tm), "n"(SWZ) : "memory");
+  asm volatile("tensormap.replace.tile.fill_mode.global.b1024.b32 [%0], 0;" ::"l"(tm) : "memory");
+  asm volatile("fence.proxy.tensormap::generic.release.gpu;" ::: "memory");
+  asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(tm) : "memory");
+}
 
 // ---- warp shuffles of any element type (by its bits) -------------------------------------
 // Native numerics (c_expr.h, gpu_approx): the approximate instructions upstream Triton

@@ -67,6 +67,7 @@ class CudaLoadedKernel final : public LoadedKernel {
   ~CudaLoadedKernel() override {
     try {
       dev_.free(fail_);
+      if (scratch_bytes_ > 0) dev_.free(scratch_);
     } catch (...) {
     }
   }
@@ -97,6 +98,23 @@ class CudaLoadedKernel final : public LoadedKernel {
     tritium_arg f;
     f.ptr = fail_.ptr;
     slots.push_back(f);
+    tritium_arg g;  // the programs' global scratch (tensor maps), grown as grids need
+    g.ptr = nullptr;
+    if (c_.src.global_scratch_bytes > 0) {
+      const uint64_t need = static_cast<uint64_t>(grid[0]) * static_cast<uint64_t>(grid[1]) *
+                            static_cast<uint64_t>(grid[2]) * static_cast<uint64_t>(c_.src.global_scratch_bytes);
+      if (need > scratch_bytes_) {
+        if (scratch_bytes_ > 0) {
+          dev_.synchronize();  // an earlier launch may still use it
+          dev_.free(scratch_);
+          scratch_bytes_ = 0;
+        }
+        scratch_ = dev_.alloc(static_cast<size_t>(need));
+        scratch_bytes_ = need;
+      }
+      g.ptr = scratch_.ptr;
+    }
+    slots.push_back(g);
     dev_.launch(fn_, {static_cast<uint32_t>(grid[0]), static_cast<uint32_t>(grid[1]), static_cast<uint32_t>(grid[2])},
                 {static_cast<uint32_t>(c_.src.threads), 1, 1}, static_cast<uint32_t>(c_.src.shared_bytes), slots);
     return true;
@@ -115,6 +133,8 @@ class CudaLoadedKernel final : public LoadedKernel {
   std::shared_ptr<CudaModule> module_;
   CudaFunction fn_;
   DeviceBuffer fail_;
+  DeviceBuffer scratch_;       // global scratch of the last grids (global_scratch_bytes per program)
+  uint64_t scratch_bytes_ = 0;
 };
 
 class CompileOnlyKernel final : public LoadedKernel {
