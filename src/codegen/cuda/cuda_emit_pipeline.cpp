@@ -290,6 +290,7 @@ Emitter::PipePlan Emitter::plan_pipeline(const Op& loop) {
   }
   pp.slots = stages + (pp.inflight.empty() ? 0 : 1);
   pp.bar_offset = pp.slots * pp.stage_bytes;  // the mbarriers of TMA slots after the tiles
+  pp.tmap_offset = (pp.bar_offset + 8 * pp.slots + 127) / 128 * 128;
   for (PipeLoad& pl : pp.loads)
     if (pl.tma) pl.desc = tma_descs_++;  // its tensor map's place in the program's scratch
   for (const auto& op : body.ops)
@@ -371,8 +372,11 @@ void Emitter::pipeline_issue(const Op& loop, const PipePlan& pp, const std::vect
 void Emitter::pipeline_prologue(const Op& loop, const PipePlan& pp, const std::vector<std::string>& carried,
                                 const std::string& lb, const std::string& st, const std::string& trips) {
   const ir::Type& ivt = loop.body().args[0]->type;
-  // (the TMA slots' mbarriers after the tiles; scratch after the ring stays 1024-byte aligned)
-  const int64_t ring = pp.slots * pp.stage_bytes + (pp.tma_bytes > 0 ? 8 * pp.slots : 0);
+  // (the TMA slots' mbarriers and staged tensor maps after the tiles; scratch after the ring
+  // stays 1024-byte aligned)
+  int64_t maps = 0;
+  for (const PipeLoad& pl : pp.loads) maps += pl.tma ? 128 : 0;
+  const int64_t ring = pp.tma_bytes > 0 ? pp.tmap_offset + maps : pp.slots * pp.stage_bytes;
   ring_bytes_ = std::max(ring_bytes_, (ring + kRingAlign - 1) / kRingAlign * kRingAlign);
   line(fmt::format("// software pipeline ({} stages): dot operands copied global -> shared ahead with {}", pp.stages,
                    pp.tma_bytes == 0 ? "cp.async" : pp.cp_async ? "TMA and cp.async" : "TMA"));

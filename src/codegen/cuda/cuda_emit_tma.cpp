@@ -12,11 +12,15 @@
 // value (`other` = 0). So values are exactly those of the cp.async and synchronous paths.
 //
 // The tensor maps are written by the kernel itself, before the loop (upstream Triton creates
-// its device-side descriptors the same way): thread 0 fills 128 bytes of the program's global
-// scratch with tensormap.replace (PTX ISA 8.3, sm_90a) and fences the tensormap proxy. The
-// TMA unit addresses at most 2^32 - 1 elements per dimension and 2^40 bytes of stride: a shape
-// or stride outside that range is a run-time error naming the load, never a wrong value (an
-// empty tensor, shape below 1, reads zeros through coordinates outside a 1-element map).
+// its device-side descriptors the same way): warp 0 zeroes a 128-byte staging area in shared
+// memory (after the slots' mbarriers, PipePlan::tmap_offset), lane 0 sets its fields with
+// tensormap.replace (PTX ISA 8.3, sm_90a), and the warp copies it to the program's global
+// scratch with tensormap.cp_fenceproxy (field-by-field writes in global memory cost a matmul
+// at 4096^3 a quarter of its speed: docs/perf/2026-12-02-h200-tma.md). The
+// TMA unit addresses at most 2^32 - 1 elements per dimension and 2^40 bytes of stride: only
+// windows whose shape and row stride are known to fit 32 bits take it (no run-time failure
+// word, so launches stay asynchronous); an empty tensor (shape below 1) reads zeros through
+// coordinates outside a 1-element map; a negative row stride traps, never a wrong value.
 //
 // Slots (S of them): mbarrier s after the tiles (PipePlan::bar_offset); the copies of
 // iteration k go to slot k mod S and complete phase k / S of its barrier, so iteration k
@@ -48,6 +52,25 @@ bool is_const_one(const Value* v) {
   return i && *i == 1;
 }
 
+// True when v (an integer scalar) is known to fit 32 bits: a 32-bit-or-narrower integer, a
+// cast from one, or a constant in [-2^31, 2^32). Then a shape (at most 2^32 - 1) and a row
+// stride (below 2^39 elements) are within what a tensor map holds, with no run-time check.
+bool fits_32_bits(const Value* v) {
+  if (ir::is_int(v->type.scalar) && ir::byte_size(v->type.scalar) <= 4) return true;
+  const Op* d = v->def;
+  if (!d) return false;
+  if (d->kind == OpKind::Cast) {
+    const ir::Type& t = d->operands[0]->type;
+    return ir::is_int(t.scalar) && ir::byte_size(t.scalar) <= 4;
+  }
+  if (d->kind == OpKind::Constant) {
+    auto it = d->attrs.find("value");
+    const int64_t* i = it == d->attrs.end() ? nullptr : std::get_if<int64_t>(&it->second);
+    return i && *i >= -(int64_t{1} << 31) && *i < (int64_t{1} << 32);
+  }
+  return false;
+}
+
 // Operand positions of a window load (ops.def): base, offsets[2], shape[2], strides[2].
 constexpr size_t kBase = 3, kOff0 = 4, kOff1 = 5, kShape0 = 6, kShape1 = 7, kStride0 = 8, kStride1 = 9;
 
@@ -67,6 +90,7 @@ bool Emitter::tma_window(const Op& L, const std::function<const Value*(const Val
   for (size_t i : {kBase, kShape0, kShape1, kStride0, kStride1})
     if (!(inv[i] = invariant(L.operands[i]))) return false;
   if (!is_const_one(inv[kStride1])) return false;
+  if (!fits_32_bits(inv[kShape0]) || !fits_32_bits(inv[kShape1]) || !fits_32_bits(inv[kStride0])) return false;
   if (axis_.get(inv[kBase]).divisibility[0] < 16) return false;
   if (axis_.get(inv[kStride0]).divisibility[0] * 2 < 16) return false;
   return true;
@@ -74,35 +98,34 @@ bool Emitter::tma_window(const Op& L, const std::function<const Value*(const Val
 
 void Emitter::tma_prologue(const PipePlan& pp) {
   uses_tma_ = true;
-  // The range checks run in every thread (the values are uniform), so all threads return.
-  // An empty tensor (a shape below 1) gets a 1-element map and coordinates far outside it:
-  // every element arrives as the zero the masked load gives.
+  // Shapes and the row stride fit 32 bits (tma_window). An empty tensor (a shape below 1)
+  // gets a 1-element map and coordinates far outside it: every element arrives as the zero
+  // the masked load gives. A negative row stride, which no tensor map can hold (and which
+  // upstream's TMA lowering does not accept either), stops the kernel loudly with a trap (the
+  // launch fails, naming the kernel; a printf here would cost the loop registers).
   for (const PipeLoad& pl : pp.loads) {
     if (!pl.tma) continue;
     const Op& L = *pl.load;
     const std::string d0 = scalar(L.operands[kShape1]), d1 = scalar(L.operands[kShape0]);
     const std::string st = scalar(L.operands[kStride0]);
     line(fmt::format("const bool tr_tme{} = {} < 1 || {} < 1;", pl.desc, d0, d1));
-    open(fmt::format("if ({0} > 4294967295ll || {1} > 4294967295ll || {2} < 0 || {2} >= (1ll << 39))", d0, d1, st));
-    line(fail_statement(fmt::format("error: tensor descriptor load of a {}x{} block: a shape above 2^32 - 1 or a row "
-                                    "stride outside 0 .. 2^39 - 1 elements, which the TMA unit cannot address",
-                                    pl.rows, pl.cols),
-                        std::string(L.loc.filename()), L.loc.line));
-    line("return;");
-    close();
+    line(fmt::format("if ({} < 0) __trap();", st));
   }
-  open("if (tr_tid == 0)");
+  open("if (tr_warp == 0)");  // the maps, staged in shared memory after the mbarriers
+  int staged = 0;
   for (const PipeLoad& pl : pp.loads) {
     if (!pl.tma) continue;
     const Op& L = *pl.load;
     const int64_t W = std::min<int64_t>(pl.cols, 64);
     const int swz = W == 64 ? 3 : W == 32 ? 2 : W == 16 ? 1 : 0;
     const int elemtype = L.results[0]->type.scalar == ScalarType::BF16 ? 10 : 6;
-    line(fmt::format("tr_tmap_2d<{0}u, {1}u>(tr_gs + {2}u, (const void*){9}, (uint32_t)(tr_tme{3} ? 1 : {4}), (uint32_t)(tr_tme{3} ? 1 : {5}), "
+    line(fmt::format("tr_tmap_2d<{0}u, {1}u>(tr_gs + {2}u, tr_ring + {10}u, (const void*){9}, (uint32_t)(tr_tme{3} ? 1 : {4}), (uint32_t)(tr_tme{3} ? 1 : {5}), "
                      "(uint64_t){6} * 2ull, {7}u, {8}u);",
                      elemtype, swz, pl.desc * 128, pl.desc, scalar(L.operands[kShape1]), scalar(L.operands[kShape0]),
-                     scalar(L.operands[kStride0]), W, pl.rows, scalar(L.operands[kBase])));
+                     scalar(L.operands[kStride0]), W, pl.rows, scalar(L.operands[kBase]), pp.tmap_offset + 128 * staged++));
   }
+  close();
+  open("if (tr_tid == 0)");
   for (int s = 0; s < pp.slots; ++s) line(fmt::format("tr_mbar_init(tr_ring + {}u);", pp.bar_offset + 8 * s));
   line("tr_mbar_init_fence();");
   close();

@@ -203,6 +203,7 @@ class Emitter {
     bool cp_async = false;                   ///< a load is copied with cp.async
     int64_t tma_bytes = 0;                   ///< bytes the bulk tensor copies deliver per slot
     int64_t bar_offset = 0;                  ///< the slots' mbarriers (8 bytes each) in the ring
+    int64_t tmap_offset = 0;                 ///< then 128 bytes per tensor map, staged there
   };
   /// A shared-memory tile holding a dot operand in the current iteration.
   struct Staged {

@@ -103,33 +103,43 @@ TR_INLINE void tr_tma_load_2d(uint32_t dst, const void* tm, int32_t c0, int32_t 
       "l"(tm), "r"(c0), "r"(c1), "r"(bar)
       : "memory");
 }
-// Writes a 2-D tiled tensor map (128 bytes, 128-byte aligned, global memory) in place, by one
-// thread: a [dim1][dim0] tensor of 16-bit elements (ELEMTYPE: PTX's .f16 = 6, .bf16 = 10) at
-// `base` (16-byte aligned), rows `stride1` bytes apart (a multiple of 16), boxes of
-// [box1][box0] elements, swizzle mode SWZ (0 none, 1 32B, 2 64B, 3 128B), zero fill (PTX
-// ISA, "tensormap.replace"; Tensor Map fields as cuTensorMapEncodeTiled takes them), then
-// the proxy fences that make it visible to this thread's bulk tensor copies.
+// Writes a 2-D tiled tensor map (128 bytes) to `tm` (global, 128-byte aligned), called by the
+// 32 threads of one warp: they zero a 128-byte staging area at shared address `stage`, lane
+// 0 sets the fields there with tensormap.replace, the warp copies it out with the release
+// fence of the tensormap proxy and lane 0 (the thread that issues the copies) acquires it
+// (PTX ISA, "tensormap.replace", "tensormap.cp_fenceproxy"). The map: a [dim1][dim0] tensor
+// of 16-bit elements (ELEMTYPE: PTX's .f16 = 6, .bf16 = 10) at `base` (16-byte aligned), rows
+// `stride1` bytes apart (a multiple of 16), boxes of [box1][box0] elements, swizzle mode SWZ
+// (0 none, 1 32B, 2 64B, 3 128B), zero fill; the fields as cuTensorMapEncodeTiled takes them.
 template <uint32_t ELEMTYPE, uint32_t SWZ>
-TR_INLINE void tr_tmap_2d(unsigned char* tm, const void* base, uint32_t dim0, uint32_t dim1, uint64_t stride1,
-                          uint32_t box0, uint32_t box1) {
-  uint4* w = (uint4*)tm;
-  for (int i = 0; i < 8; ++i) w[i] = make_uint4(0u, 0u, 0u, 0u);
-  asm volatile("tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;" ::"l"(tm), "l"(base) : "memory");
-  const uint32_t one = 1u;
-  asm volatile("tensormap.replace.tile.rank.global.b1024.b32 [%0], %1;" ::"l"(tm), "r"(one) : "memory");
-  asm volatile("tensormap.replace.tile.box_dim.global.b1024.b32 [%0], 0, %1;" ::"l"(tm), "r"(box0) : "memory");
-  asm volatile("tensormap.replace.tile.box_dim.global.b1024.b32 [%0], 1, %1;" ::"l"(tm), "r"(box1) : "memory");
-  asm volatile("tensormap.replace.tile.global_dim.global.b1024.b32 [%0], 0, %1;" ::"l"(tm), "r"(dim0) : "memory");
-  asm volatile("tensormap.replace.tile.global_dim.global.b1024.b32 [%0], 1, %1;" ::"l"(tm), "r"(dim1) : "memory");
-  asm volatile("tensormap.replace.tile.global_stride.global.b1024.b64 [%0], 0, %1;" ::"l"(tm), "l"(stride1) : "memory");
-  asm volatile("tensormap.replace.tile.element_stride.global.b1024.b32 [%0], 0, %1;" ::"l"(tm), "r"(one) : "memory");
-  asm volatile("tensormap.replace.tile.element_stride.global.b1024.b32 [%0], 1, %1;" ::"l"(tm), "r"(one) : "memory");
-  asm volatile("tensormap.replace.tile.elemtype.global.b1024.b32 [%0], %1;" ::"l"(tm), "n"(ELEMTYPE) : "memory");
-  asm volatile("tensormap.replace.tile.interleave_layout.global.b1024.b32 [%0], 0;" ::"l"(tm) : "memory");
-  asm volatile("tensormap.replace.tile.swizzle_mode.global.b1024.b32 [%0], %1;" ::"l"(tm), "n"(SWZ) : "memory");
-  asm volatile("tensormap.replace.tile.fill_mode.global.b1024.b32 [%0], 0;" ::"l"(tm) : "memory");
-  asm volatile("fence.proxy.tensormap::generic.release.gpu;" ::: "memory");
-  asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(tm) : "memory");
+TR_INLINE void tr_tmap_2d(unsigned char* tm, uint32_t stage, const void* base, uint32_t dim0, uint32_t dim1,
+                          uint64_t stride1, uint32_t box0, uint32_t box1) {
+  const uint32_t lane = threadIdx.x & 31u, zero = 0u, one = 1u;
+  asm volatile("st.shared.u32 [%0], %1;" ::"r"(stage + 4u * lane), "r"(zero) : "memory");
+  __syncwarp();
+  if (lane == 0) {
+    asm volatile("tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%0], %1;" ::"r"(stage), "l"(base) : "memory");
+    asm volatile("tensormap.replace.tile.rank.shared::cta.b1024.b32 [%0], %1;" ::"r"(stage), "r"(one) : "memory");
+    asm volatile("tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 0, %1;" ::"r"(stage), "r"(box0) : "memory");
+    asm volatile("tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 1, %1;" ::"r"(stage), "r"(box1) : "memory");
+    asm volatile("tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], 0, %1;" ::"r"(stage), "r"(dim0) : "memory");
+    asm volatile("tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], 1, %1;" ::"r"(stage), "r"(dim1) : "memory");
+    asm volatile("tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%0], 0, %1;" ::"r"(stage), "l"(stride1)
+                 : "memory");
+    asm volatile("tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], 0, %1;" ::"r"(stage), "r"(one)
+                 : "memory");
+    asm volatile("tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], 1, %1;" ::"r"(stage), "r"(one)
+                 : "memory");
+    asm volatile("tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%0], %1;" ::"r"(stage), "n"(ELEMTYPE) : "memory");
+    asm volatile("tensormap.replace.tile.interleave_layout.shared::cta.b1024.b32 [%0], 0;" ::"r"(stage) : "memory");
+    asm volatile("tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%0], %1;" ::"r"(stage), "n"(SWZ) : "memory");
+    asm volatile("tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [%0], 0;" ::"r"(stage) : "memory");
+  }
+  __syncwarp();
+  asm volatile("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%0], [%1], 128;" ::"l"(tm),
+               "r"(stage)
+               : "memory");
+  if (lane == 0) asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(tm) : "memory");
 }
 
 // ---- warp shuffles of any element type (by its bits) -------------------------------------

@@ -64,6 +64,9 @@ TEST(CudaTma, AlignedWindowsAreBulkCopies) {
   EXPECT_EQ(count(s, "tr_mbar_init(tr_ring"), 4) << "3 stages + 1 slot for the wgmma kept in flight";
   EXPECT_EQ(count(s, "tr_cp_async16("), 1) << "the prelude's definition only";
   EXPECT_EQ(count(s, "tr_mbar_wait("), 1 + 1) << "the prelude's definition and the loop's wait";
+  // No run-time failure word (shapes and strides fit 32 bits): launches stay asynchronous.
+  EXPECT_EQ(count(s.substr(s.find("__global__")), "tr_fail_report("), 0);
+  EXPECT_EQ(count(s, "__trap();"), 2) << "a negative row stride stops the kernel, per tensor map";
 }
 
 TEST(CudaTma, WhatKeepsTheOtherPaths) {
