@@ -341,8 +341,13 @@ CValue desc_load(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLo
          loc);
   const CValue& d = desc_arg(a["desc"], "tl.load_tensor_descriptor", loc);
   CValue bp = desc_window(ctx, d, a["offsets"], "tl.load_tensor_descriptor", loc);
-  return load_block_ptr(ctx, bp, false, all_dims(d.elems[kDBlock].elems.size()), d.elems[kDPadding].s,
-                        a["cache_modifier"], a["eviction_policy"], CValue::of_bool(false), loc);
+  CValue r = load_block_ptr(ctx, bp, false, all_dims(d.elems[kDBlock].elems.size()), d.elems[kDPadding].s,
+                            a["cache_modifier"], a["eviction_policy"], CValue::of_bool(false), loc);
+  // A descriptor's window (ops.def, Load "window_desc"): upstream copies these with the TMA
+  // unit, whose tensor maps need non-negative strides; a block pointer's window may have
+  // negative strides (upstream lowers those to ordinary loads).
+  if (r.kind == K::Tensor && r.tensor->def && r.tensor->def->has_attr("window")) r.tensor->def->attrs["window_desc"] = 1;
+  return r;
 }
 
 CValue desc_store(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc) {

@@ -137,3 +137,51 @@ TEST(ConformanceTma, BlockPointersAndEmptyK) {
 TEST(ConformanceTma, UnalignedStrideTakesTheOtherPath) {
   run("mm_desc", Mm{80, 100, 96}, "i32, i32, i32:16", "0, 64, 64, 32, False", 64, 64, 0, 3, 4);
 }
+
+// A loop-carried integer offset advanced by a constant (the pipeliner keeps it S-1
+// iterations ahead inside the body) must not leave the loop through another carried value:
+// `last` is yielded from a value computed from it, so that loop stays unpipelined (without
+// that rule the cuda backend pipelines it and `last` comes out two iterations ahead: checked
+// 2026-12-02 by rendering with the rule removed), and `last` is the last iteration's.
+TEST(ConformanceTma, CarriedOffsetYieldedElsewhereKeepsItsValue) {
+  const char* src = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def carried(a_ptr, b_ptr, c_ptr, last_ptr, NK, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    offs_m = tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    b = tl.load(b_ptr + offs_k[:, None] * BN + offs_n[None, :])
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    off = 0
+    last = 0
+    for j in range(0, NK):
+        o2 = off + 2 * BK
+        a = tl.load(a_ptr + offs_m[:, None] * (NK * BK + BK) + (o2 - BK + offs_k)[None, :])
+        acc = tl.dot(a, b, acc)
+        last = o2
+        off += BK
+    tl.store(c_ptr + offs_m[:, None] * BN + offs_n[None, :], acc)
+    tl.store(last_ptr, last)
+)";
+  const int NK = 5, BM = 64, BN = 64, BK = 32;
+  const auto a = exact_operand(static_cast<size_t>(BM) * (NK + 1) * BK, false);  // column block 0 unread
+  const auto b = exact_operand(static_cast<size_t>(BK) * BN, false);
+  std::vector<double> want(static_cast<size_t>(BM) * BN, 0.0);
+  for (int m = 0; m < BM; ++m)
+    for (int n = 0; n < BN; ++n)
+      for (int k = BK; k < (NK + 1) * BK; ++k)
+        want[static_cast<size_t>(m) * BN + n] += exact_value(a[static_cast<size_t>(m) * (NK + 1) * BK + k], false) *
+                                                 exact_value(b[static_cast<size_t>(k % BK) * BN + n], false);
+  tritium::CompileOptions o;
+  o.num_stages = 3;
+  o.num_warps = 4;
+  Case c(src, "carried", "*fp16:16, *fp16:16, *fp32:16, *i32:16, i32, 64, 64, 32", o);
+  c.in(a).in(b).out<float>(static_cast<size_t>(BM) * BN).out<int32_t>(1);
+  c.scalar(tritium::Arg(static_cast<int32_t>(NK)));
+  auto r = c.run(tritium::Grid(1));
+  check_exact(r.get<float>(2), want, "carried acc");
+  EXPECT_EQ(r.get<int32_t>(3).at(0), (NK + 1) * BK);
+}

@@ -252,6 +252,10 @@ Emitter::PipePlan Emitter::plan_pipeline(const Op& loop) {
       const Value* y = yield->operands[static_cast<size_t>(j)];
       if (uses(y) != 1) return PipePlan{};  // the advanced pointer read in the body, too
     }
+    // Nor may the loop yield such a value into another carried slot (it would leave the loop
+    // computed from a later iteration's value): only each advance into its own slot.
+    for (size_t i = 0; i < yield->operands.size(); ++i)
+      if (tainted.count(yield->operands[i]) && !advanced.count(static_cast<int>(i))) return PipePlan{};
   }
   // The loads must not feed the slice (their values are only available in shared memory).
   for (const PipeLoad& pl : pp.loads)
@@ -398,6 +402,8 @@ void Emitter::pipeline_prologue(const Op& loop, const PipePlan& pp, const std::v
   }
   // Scratch shared memory may overlap the ring (Emitter::render): what was staged there
   // before the loop must have been read by every thread before the copies land.
+  // (With TMA, each thread's earlier global writes are ordered before the async proxy's reads.)
+  if (pp.tma_bytes > 0) line("tr_fence_proxy_async();");
   line("__syncthreads();  // scratch reads are done before the ring is written");
   if (pp.tma_bytes > 0) tma_prologue(pp);
   for (int s = 0; s + 1 < pp.stages; ++s) {

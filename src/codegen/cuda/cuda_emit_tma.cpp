@@ -1,8 +1,9 @@
 // CUDA renderer: bulk tensor copies (TMA, sm_90a) for the pipelined dot operands that are
-// tensor-descriptor or block-pointer windows (cuda_emit_pipeline.cpp plans them).
+// tensor-descriptor windows (cuda_emit_pipeline.cpp plans them).
 //
 // The frontend records the window such a load reads (ops.def, Load attr "window": base,
-// offsets, shape, strides; every dimension bounds-checked, zero padding). Where the window is
+// offsets, shape, strides; every dimension bounds-checked, zero padding; "window_desc" for a
+// descriptor's — not block pointers, whose strides may be negative). Where it is
 // 2-D, 16-bit, contiguous along its last dimension, with a base and a row stride proved to be
 // multiples of 16 bytes, each ring slot's tile is filled by the Tensor Memory Accelerator
 // instead of per-thread cp.async copies: one thread issues one box per column block of the
@@ -79,6 +80,9 @@ constexpr size_t kBase = 3, kOff0 = 4, kOff1 = 5, kShape0 = 6, kShape1 = 7, kStr
 bool Emitter::tma_window(const Op& L, const std::function<const Value*(const Value*)>& invariant) const {
   if (plan_.sm < 90 || opts_.portable_numerics) return false;
   if (L.attr_int("window", 0) != 2 || L.attr_int("window_nan", 0) != 0 || L.operands.size() != 10) return false;
+  // Tensor descriptors only: a block pointer may have a negative stride, which no tensor map
+  // holds (upstream lowers block pointers to ordinary loads; here: cp.async or synchronous).
+  if (L.attr_int("window_desc", 0) != 1) return false;
   if (L.attr_int("volatile", 0) != 0) return false;
   const ir::Type& t = L.results[0]->type;
   if (t.rank() != 2 || (t.scalar != ScalarType::F16 && t.scalar != ScalarType::BF16)) return false;
@@ -101,8 +105,9 @@ void Emitter::tma_prologue(const PipePlan& pp) {
   // Shapes and the row stride fit 32 bits (tma_window). An empty tensor (a shape below 1)
   // gets a 1-element map and coordinates far outside it: every element arrives as the zero
   // the masked load gives. A negative row stride, which no tensor map can hold (and which
-  // upstream's TMA lowering does not accept either), stops the kernel loudly with a trap (the
-  // launch fails, naming the kernel; a printf here would cost the loop registers).
+  // upstream's TMA lowering does not accept either: Triton requires a descriptor's strides to
+  // be non-negative), stops the kernel loudly with a trap (the launch fails, naming the
+  // kernel; a printf here would cost the loop registers).
   for (const PipeLoad& pl : pp.loads) {
     if (!pl.tma) continue;
     const Op& L = *pl.load;

@@ -221,8 +221,9 @@ class Emitter {
                       const std::string& iv, const std::string& valid, const std::string& slot, bool advance);
   void pipeline_epilogue(const PipePlan& pp);
   // ---- bulk tensor copies of pipelined windows (TMA, sm_90a; cuda_emit_tma.cpp) ----------
-  /// True when pipelined load `L` (a dot operand, `trans`: through tl.trans) may be copied
-  /// by TMA: a 2-D 16-bit window (ops.def, Load "window") with zero padding, stride 1 along
+  /// True when pipelined load `L` (a dot operand) may be copied
+  /// by TMA: a tensor descriptor's 2-D 16-bit window (ops.def, Load "window", "window_desc")
+  /// with zero padding, shapes and row stride fitting 32 bits, stride 1 along
   /// its last dimension, base and row stride proved 16-byte multiples (axis analysis), a box
   /// the tile layout matches, its base / shape / strides loop-invariant (`invariant` gives a
   /// value's equal defined before the loop, or nullptr).

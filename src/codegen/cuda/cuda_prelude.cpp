@@ -76,6 +76,9 @@ template <int N> TR_INLINE void tr_cp_wait() { asm volatile("cp.async.wait_group
 // ---- bulk tensor copies (TMA, sm_90a; cuda_emit_tma.cpp) ---------------------------------
 // mbarriers in shared memory (32-bit shared addresses): one arrival (the issuing thread's
 // expect_tx) plus the bytes the copies deliver complete a phase.
+// Orders this thread's earlier generic-proxy memory accesses (global and shared) before later
+// async-proxy ones (bulk tensor copies reading what the program stored).
+TR_INLINE void tr_fence_proxy_async() { asm volatile("fence.proxy.async;" ::: "memory"); }
 TR_INLINE void tr_mbar_init(uint32_t bar) { asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory"); }
 TR_INLINE void tr_mbar_inval(uint32_t bar) { asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(bar) : "memory"); }
 TR_INLINE void tr_mbar_init_fence() {
