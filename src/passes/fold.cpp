@@ -43,6 +43,7 @@ class Folder {
         ir::take_op(blk, i);
         continue;
       }
+      if (op.kind == OpKind::For) invariant_carried(op);
       for (auto& r : op.regions) block(r->block);
       i = fold_op(blk, i);
     }
@@ -69,6 +70,25 @@ class Folder {
     }
     ir::move_ops(region, 0, n, blk, i);
     ir::take_op(blk, i + n);
+  }
+
+  /// A value a for loop carries unchanged (its body yields the block argument itself, e.g. a
+  /// block pointer's shape and strides) is its initial value: the body and the code after the
+  /// loop read that instead (DCE then drops the carried slot), so what is known about it
+  /// (a constant stride of 1, divisibility) stays visible.
+  void invariant_carried(Op& op) {
+    if (op.regions.size() != 1) return;
+    Block& body = op.body();
+    if (body.ops.empty() || body.ops.back()->kind != OpKind::Yield) return;
+    const Op& y = *body.ops.back();
+    for (size_t k = 0; k < op.results.size(); ++k) {
+      if (k >= y.operands.size() || k + 1 >= body.args.size() || 3 + k >= op.operands.size()) break;
+      Value* v = get(y.operands[k]);  // through identities in the body (a tl.advance by 0)
+      for (Value* w; v->def && v->def->parent == &body && (w = identity(*v->def)) != nullptr;) v = get(w);
+      if (v != body.args[k + 1]) continue;
+      repl_[body.args[k + 1]] = op.operands[3 + k];
+      repl_[op.results[k]] = op.operands[3 + k];
+    }
   }
 
   static bool zero_trip(const Op& op) {

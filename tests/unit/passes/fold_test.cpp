@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "../ir/ir_test_util.h"
+#include "kernel_ir_util.h"
 #include "passes/fold.h"
 
 namespace tritium::passes {
@@ -329,6 +330,37 @@ TEST(PassFold, SideEffectsAndLoadsAreNotFolded) {
   EXPECT_EQ(count_ops(*k.fn, OpKind::Load), 1);
   EXPECT_EQ(count_ops(*k.fn, OpKind::Assert), 1);
   EXPECT_EQ(st->operand(1), z);  // load * 0 → 0 (the load itself stays)
+}
+
+// A for loop's values carried unchanged — a block pointer's base, shape and strides, and
+// offsets advanced by 0 — are read as their initial values, and DCE drops those slots: the
+// loop below carries only the accumulator and the two offsets tl.advance moves.
+TEST(PassFold, ValuesCarriedUnchangedAreTheirInitialValues) {
+  const char* src = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def bp(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    a_bp = tl.make_block_ptr(a_ptr, shape=(M, K), strides=(K, 1), offsets=(0, 0), block_shape=(BM, BK), order=(1, 0))
+    b_bp = tl.make_block_ptr(b_ptr, shape=(K, N), strides=(N, 1), offsets=(0, 0), block_shape=(BK, BN), order=(1, 0))
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_bp, boundary_check=(0, 1), padding_option="zero")
+        b = tl.load(b_bp, boundary_check=(0, 1), padding_option="zero")
+        acc = tl.dot(a, b, acc)
+        a_bp = tl.advance(a_bp, (0, BK))
+        b_bp = tl.advance(b_bp, (BK, 0))
+    offs_m = tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc)
+)";
+  auto k = testing::kernel_ir_from_text(src, "bp", "*fp16:16, *fp16:16, *fp32:16, i32, i32:16, i32:16, 64, 64, 32");
+  const Op* loop = nullptr;
+  for (const auto& op : k->fn().body.ops)
+    if (op->kind == OpKind::For) loop = op.get();
+  ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(loop->results.size(), 3u) << "acc and the two advanced offsets";
 }
 
 }  // namespace
