@@ -34,6 +34,7 @@
 #include <fmt/format.h>
 
 #include "codegen/cuda/cuda_emitter.h"
+#include "passes/fold_eval.h"
 
 namespace tritium::codegen::cuda {
 
@@ -45,12 +46,8 @@ using ir::Value;
 namespace {
 
 bool is_const_one(const Value* v) {
-  const Op* d = v->def;
-  if (!d || d->kind != OpKind::Constant) return false;
-  auto it = d->attrs.find("value");
-  if (it == d->attrs.end()) return false;
-  const int64_t* i = std::get_if<int64_t>(&it->second);
-  return i && *i == 1;
+  const auto c = passes::fold::constant_value(v);
+  return c && !c->is_float && c->i == 1;
 }
 
 // True when v (an integer scalar) is known to fit 32 bits: a 32-bit-or-narrower integer, a
@@ -64,11 +61,8 @@ bool fits_32_bits(const Value* v) {
     const ir::Type& t = d->operands[0]->type;
     return ir::is_int(t.scalar) && ir::byte_size(t.scalar) <= 4;
   }
-  if (d->kind == OpKind::Constant) {
-    auto it = d->attrs.find("value");
-    const int64_t* i = it == d->attrs.end() ? nullptr : std::get_if<int64_t>(&it->second);
-    return i && *i >= -(int64_t{1} << 31) && *i < (int64_t{1} << 32);
-  }
+  const auto c = passes::fold::constant_value(v);
+  if (c && !c->is_float) return c->i >= -(int64_t{1} << 31) && c->i < (int64_t{1} << 32);
   return false;
 }
 
