@@ -370,6 +370,35 @@ TEST(IrVerifier, LoadOther) {
   expect_only(k, "load (line 9): load other type differs");
 }
 
+// A load's window (ops.def): base, offsets (i32), shape and strides (i64) after ptr, mask,
+// other, counted by attr "window"; extra operands without it are refused.
+TEST(IrVerifier, LoadWindowOperands) {
+  const Type kI64 = Type::of(ScalarType::I64);
+  {
+    TestKernel k({Type::ptr(ScalarType::F32), kI1, kF32, kI32, kI64});
+    raw(k.fn->body, OpKind::Load, {k.arg(0), k.arg(1), k.arg(2), k.arg(0), k.arg(3), k.arg(4), k.arg(4)},
+        {k.fn->new_value(kF32)}, 9, {{"window", int64_t{1}}});
+    EXPECT_TRUE(verify(*k.fn, &k.module).empty()) << k.errors();
+  }
+  {
+    TestKernel k({Type::ptr(ScalarType::F32), kI1, kF32, kI32, kI64});
+    raw(k.fn->body, OpKind::Load, {k.arg(0), k.arg(1), k.arg(2), k.arg(0), k.arg(4), k.arg(4), k.arg(4)},
+        {k.fn->new_value(kF32)}, 9, {{"window", int64_t{1}}});
+    expect_only(k, "load (line 9): load window offsets must be i32 scalars, shape and strides i64 scalars");
+  }
+  {
+    TestKernel k({Type::ptr(ScalarType::F32), kI1, kF32, kI32, kI64});
+    raw(k.fn->body, OpKind::Load, {k.arg(0), k.arg(1), k.arg(2), k.arg(0), k.arg(3), k.arg(4)}, {k.fn->new_value(kF32)},
+        9, {{"window", int64_t{1}}});
+    expect_only(k, "load (line 9): load window: expected 4 + 3 * window operands");
+  }
+  {
+    TestKernel k({Type::ptr(ScalarType::F32), kI1, kF32});
+    raw(k.fn->body, OpKind::Load, {k.arg(0), k.arg(1), k.arg(2), k.arg(0)}, {k.fn->new_value(kF32)});
+    expect_only(k, "load (line 9): load takes at most 3 operands without a window");
+  }
+}
+
 TEST(IrVerifier, StoreNeedsPointer) {
   TestKernel k({kI32});
   raw(k.fn->body, OpKind::Store, {k.arg(0), k.arg(0)}, {});
