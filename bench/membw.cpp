@@ -135,4 +135,6 @@ CopyBandwidth measure_copy_bandwidth(size_t buffer_bytes, int threads, int reps)
   return bw;
 }
 
+bool host_copy_is_roofline(const std::string& backend) { return backend == "cpu" || backend == "interp"; }
+
 }  // namespace tritium::bench

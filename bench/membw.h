@@ -35,4 +35,10 @@ struct CopyBandwidth {
 /// 2 * buffer_bytes over the median time.
 CopyBandwidth measure_copy_bandwidth(size_t buffer_bytes = 0, int threads = 0, int reps = 5);
 
+/// Whether the host's memcpy bandwidth is the roofline of `backend`'s memory-bound kernels:
+/// true for the backends that run on the host's memory ("cpu", "interp"); false for GPUs,
+/// whose memory the bench does not measure, so their cases show no %copy rather than a
+/// fraction of the host's bandwidth.
+bool host_copy_is_roofline(const std::string& backend);
+
 }  // namespace tritium::bench

@@ -78,7 +78,7 @@ std::string format_header(const RunInfo& info) {
                          ? fmt::format("{:.2f} GB/s (memcpy of {} MiB, {} threads, read + write)",
                                        info.copy.bytes_per_s / 1e9, info.copy.buffer_bytes >> 20,
                                        info.copy.threads)
-                         : std::string("not measured");
+                         : fmt::format("not measured for the {} backend", info.backend);
   return fmt::format("tritium {} bench | {} | {} threads | LLC {} | copy bandwidth {} | backend {}: {}\n",
                      info.version, info.machine.cpu_model, info.machine.threads,
                      format_bytes(info.machine.llc_bytes), copy, info.backend, info.device);
@@ -193,7 +193,8 @@ nlohmann::json to_json(const std::vector<CaseResult>& results, const RunInfo& in
                      {"samples", r.timing.samples}};
       c["bytes_per_s"] = achieved_bytes_per_s(r);
       c["flops_per_s"] = achieved_flops_per_s(r);
-      if (r.info.memory_bound) c["percent_of_copy_bandwidth"] = percent_of_copy(r, info);
+      if (r.info.memory_bound && info.copy.bytes_per_s > 0)
+        c["percent_of_copy_bandwidth"] = percent_of_copy(r, info);
     }
     cases.push_back(std::move(c));
   }

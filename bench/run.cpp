@@ -94,8 +94,10 @@ int run_bench(const BenchOptions& opts) {
   info.version = tritium::version();
   info.quick = opts.quick;
   info.filter = opts.filter;
-  progress.message("tritium bench: measuring memory copy bandwidth ...");
-  info.copy = measure_copy_bandwidth();
+  if (host_copy_is_roofline(backend)) {
+    progress.message("tritium bench: measuring memory copy bandwidth ...");
+    info.copy = measure_copy_bandwidth();
+  }
   fmt::print("{}", format_header(info));
   std::fflush(stdout);
 

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -49,6 +50,21 @@ TEST(BenchReport, RatesAndPercentOfCopy) {
   EXPECT_EQ(format_rate(untimed), "-");
   info.copy.bytes_per_s = 0;  // not measured
   EXPECT_EQ(percent_of_copy(mem, info), 0.0);
+}
+
+TEST(BenchReport, GpuBackendsShowNoPercentOfTheHostCopy) {
+  EXPECT_TRUE(host_copy_is_roofline("cpu"));
+  EXPECT_TRUE(host_copy_is_roofline("interp"));
+  EXPECT_FALSE(host_copy_is_roofline("cuda"));
+  EXPECT_FALSE(host_copy_is_roofline("opencl"));
+  RunInfo info;
+  info.backend = "cuda";
+  info.copy.bytes_per_s = 0;
+  EXPECT_NE(format_header(info).find("copy bandwidth not measured for the cuda backend"), std::string::npos)
+      << format_header(info);
+  const std::string table = format_table({fake_result(true, 1e6, 0, 1e-3)}, info);
+  // Only the column heading "%copy" carries a percent sign: the timed row shows "-".
+  EXPECT_EQ(std::count(table.begin(), table.end(), '%'), 1) << table;
 }
 
 TEST(BenchReport, SecondsFormatting) {
