@@ -411,6 +411,9 @@ namespace detail {
 struct ModuleState;
 struct CompiledState;
 }  // namespace detail
+namespace frontend {
+struct KernelDecls;
+}  // namespace frontend
 
 /// A parsed source file. Cheap to copy (copies share the parse and the compile cache).
 /// Only `@triton.jit` / `@jit` functions matter; other top-level code is skipped. Syntax
@@ -487,6 +490,18 @@ class Kernel {
   RunResult run(const Device& device, const Grid& grid, const std::vector<Arg>& args, const Meta& meta = {},
                 const CompileOptions& options = {}) const;
 
+  /// run() for a front that applies its own decorators (the Python package's tritium.jit,
+  /// autotune and heuristics objects): the decorators written above the function in the
+  /// source are ignored (not even evaluated); the arguments are specialized as run() does,
+  /// with `do_not_specialize` / `do_not_specialize_on_alignment` naming parameters as
+  /// triton.jit's arguments of those names do; the specialization is compiled (cached)
+  /// and, when `launch` is true, launched without waiting where the backend allows it
+  /// (CompiledKernel::launch_async); `launch` false is Triton's `kernel.warmup(...)`: the
+  /// grid function is still called (its result is in RunResult::grid). Throws as run().
+  RunResult run_jit(const Device& device, const GridFn& grid, const std::vector<Arg>& args, const Meta& meta,
+                    const CompileOptions& options, const std::vector<std::string>& do_not_specialize = {},
+                    const std::vector<std::string>& do_not_specialize_on_alignment = {}, bool launch = true) const;
+
   /// The AOT counterpart of run()'s meta-parameter resolution (`tritium compile --config`):
   /// for a compile with `signature` and named `constexprs`, applies autotune config `config`
   /// (an index into decorators().configs, or -1: allowed when the kernel has one config or
@@ -503,6 +518,9 @@ class Kernel {
 
  private:
   friend class Module;
+  // run() and run_jit(): `decls` are the decorators applied (none for run_jit).
+  RunResult run_with(const frontend::KernelDecls& decls, const Device& device, const GridFn& grid,
+                     const std::vector<Arg>& args, const Meta& meta, const CompileOptions& options, bool launch) const;
   Kernel(std::shared_ptr<detail::ModuleState> m, std::string name, std::vector<Parameter> params)
       : module_(std::move(m)), name_(std::move(name)), params_(std::move(params)) {}
   std::shared_ptr<detail::ModuleState> module_;
@@ -556,6 +574,8 @@ struct Kernel::RunResult {
   bool tuned = false;     ///< true when this call ran the autotuning (a new key)
   /// Median seconds per config measured by that tuning (infinity: failed to compile), when tuned.
   std::vector<double> timings;
+  /// The grid the kernel was (or, for run_jit without launch, would be) launched on.
+  Grid grid{1, 1, 1};
 };
 
 }  // namespace tritium

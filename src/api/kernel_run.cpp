@@ -297,41 +297,69 @@ struct Runner {
 
 }  // namespace
 
-Kernel::RunResult Kernel::run(const Device& device, const GridFn& grid, const std::vector<Arg>& args, const Meta& meta,
-                              const CompileOptions& options) const {
-  auto decls = detail::kernel_decls(*module_, name_);
-  const frontend::FunctionDef& fn = *module_->ast.find_function(name_);
-  Runner r{*this, *module_, fn, *decls, device, grid, args, {}};
-  for (const Parameter& p : params_)
+Kernel::RunResult Kernel::run_with(const frontend::KernelDecls& decls, const Device& device, const GridFn& grid,
+                                   const std::vector<Arg>& args, const Meta& meta, const CompileOptions& options,
+                                   bool launch) const {
+  const Kernel& kernel = *this;
+  detail::ModuleState& module = *module_;
+  const std::string& name = kernel.name();
+  const auto& params = kernel.parameters();
+  const frontend::FunctionDef& fn = *module.ast.find_function(name);
+  Runner r{kernel, module, fn, decls, device, grid, args, {}};
+  for (const Parameter& p : params)
     if (!p.is_constexpr) r.runtime.push_back(&p);
   if (args.size() != r.runtime.size()) {
     std::string names;
     for (const Parameter* p : r.runtime) names += (names.empty() ? "" : ", ") + p->name;
-    throw Error(ErrorKind::Argument, fmt::format("kernel '{}': expects {} argument{} ({}), got {}", name_,
+    throw Error(ErrorKind::Argument, fmt::format("kernel '{}': expects {} argument{} ({}), got {}", name,
                                                  r.runtime.size(), r.runtime.size() == 1 ? "" : "s", names, args.size()));
   }
   for (const auto& [k, v] : meta) {
-    auto it = std::find_if(params_.begin(), params_.end(), [&](const Parameter& p) { return p.name == k; });
-    if (it == params_.end()) throw Error(ErrorKind::Argument, fmt::format("kernel '{}': no parameter named '{}'", name_, k));
+    auto it = std::find_if(params.begin(), params.end(), [&](const Parameter& p) { return p.name == k; });
+    if (it == params.end()) throw Error(ErrorKind::Argument, fmt::format("kernel '{}': no parameter named '{}'", name, k));
     if (!it->is_constexpr)
       throw Error(ErrorKind::Argument,
-                  fmt::format("kernel '{}': '{}' is a runtime parameter; pass it in args, not in meta", name_, k));
-    for (const frontend::DecoratorLayer& l : decls->layers)
+                  fmt::format("kernel '{}': '{}' is a runtime parameter; pass it in args, not in meta", name, k));
+    for (const frontend::DecoratorLayer& l : decls.layers)
       if (l.heuristics)
         for (const auto& hv : l.heuristics->values)
           if (hv.first == k)
             throw Error(ErrorKind::Usage, fmt::format("kernel '{}': meta-parameter '{}' is computed by "
                                                       "@triton.heuristics; do not pass it",
-                                                      name_, k));
+                                                      name, k));
   }
   detail::validate_options(options);
   // A placeholder result until the plan exists (CompiledKernel has no empty state).
   RunResult tmp{CompiledKernel(nullptr), {}, -1, false, {}};
   Runner::Plan p = r.resolve(0, meta, options, tmp);
-  p.kernel.launch(p.grid, r.passed());
+  if (launch) {
+    if (decls.layers.empty()) p.kernel.launch_async(p.grid, r.passed());
+    else p.kernel.launch(p.grid, r.passed());
+  }
   tmp.kernel = p.kernel;
   tmp.meta = r.grid_meta(p.meta, p.options);
+  tmp.grid = p.grid;
   return tmp;
+}
+
+Kernel::RunResult Kernel::run(const Device& device, const GridFn& grid, const std::vector<Arg>& args, const Meta& meta,
+                              const CompileOptions& options) const {
+  auto decls = detail::kernel_decls(*module_, name_);
+  return run_with(*decls, device, grid, args, meta, options, true);
+}
+
+Kernel::RunResult Kernel::run_jit(const Device& device, const GridFn& grid, const std::vector<Arg>& args,
+                                  const Meta& meta, const CompileOptions& options,
+                                  const std::vector<std::string>& do_not_specialize,
+                                  const std::vector<std::string>& do_not_specialize_on_alignment, bool launch) const {
+  frontend::KernelDecls decls;
+  for (const auto* names : {&do_not_specialize, &do_not_specialize_on_alignment})
+    for (const std::string& n : *names)
+      if (std::none_of(params_.begin(), params_.end(), [&](const Parameter& p) { return p.name == n; }))
+        throw Error(ErrorKind::Usage, fmt::format("kernel '{}': do_not_specialize names no parameter '{}'", name_, n));
+  decls.do_not_specialize = do_not_specialize;
+  decls.do_not_specialize_on_alignment = do_not_specialize_on_alignment;
+  return run_with(decls, device, grid, args, meta, options, launch);
 }
 
 Kernel::RunResult Kernel::run(const Device& device, const Grid& grid, const std::vector<Arg>& args, const Meta& meta,

@@ -33,7 +33,8 @@ std::optional<CValue> inductor_import(const std::string& module, const std::stri
 
 // Dotted module path → its namespace value ("triton.language" → Namespace), or nullopt
 // when it is not (a part of) the Triton package.
-std::optional<CValue> resolve_module(const std::string& dotted) {
+std::optional<CValue> resolve_module(const std::string& spelled) {
+  const std::string dotted = triton_alias(spelled);
   if (dotted == kInductorHelpers) return CValue::ns("triton.language._inductor");
   size_t dot = dotted.find('.');
   std::string first = dotted.substr(0, dot);

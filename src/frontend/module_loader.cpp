@@ -81,7 +81,15 @@ fs::path importer_dir(const Module& m) {
 
 }  // namespace
 
-bool is_triton_module(const std::string& dotted) { return dotted == "triton" || dotted.rfind("triton.", 0) == 0; }
+std::string triton_alias(const std::string& dotted) {
+  if (dotted == "tritium" || dotted.rfind("tritium.", 0) == 0) return "triton" + dotted.substr(7);
+  return dotted;
+}
+
+bool is_triton_module(const std::string& d) {
+  const std::string dotted = triton_alias(d);
+  return dotted == "triton" || dotted.rfind("triton.", 0) == 0;
+}
 
 bool is_host_module(const std::string& dotted) {
   static const char* kHost[] = {

@@ -26,7 +26,13 @@ struct LoadedModule {
   std::string why_not;
 };
 
-/// True for `triton` and its submodules (resolved by tritium itself, never searched for).
+/// `dotted` with a leading `tritium` package spelled `triton`: the Python package's own
+/// names (`import tritium.language as tl`, `@tritium.jit`) are Triton's. Other paths are
+/// returned unchanged.
+std::string triton_alias(const std::string& dotted);
+
+/// True for `triton` and its submodules (resolved by tritium itself, never searched for),
+/// and for `tritium` and its submodules (triton_alias).
 bool is_triton_module(const std::string& dotted);
 
 /// True for modules that are never Python files of the user's (the Python standard library,

@@ -411,7 +411,7 @@ PyValue PyEvaluator::global(const std::string& name, SrcLoc loc) {
     for (const Alias& al : im->names)
       if (al.from_bound() == name) {
         PyValue m = im->level == 0 && is_triton_module(im->module)
-                        ? PyValue::named(K::Module, im->module)
+                        ? PyValue::named(K::Module, triton_alias(im->module))
                         : import_module(im->module, im->level, loc);
         v = attribute(m, al.name, loc);
       }
@@ -421,7 +421,7 @@ PyValue PyEvaluator::global(const std::string& name, SrcLoc loc) {
 }
 
 PyValue PyEvaluator::import_module(const std::string& dotted, int level, SrcLoc loc) {
-  if (level == 0 && is_triton_module(dotted)) return PyValue::named(K::Module, dotted);
+  if (level == 0 && is_triton_module(dotted)) return PyValue::named(K::Module, triton_alias(dotted));
   if (level == 0 && dotted == "os") return PyValue::named(K::Module, "os");  // os.environ / os.getenv only
   if (level == 0 && is_host_module(dotted))
     fail(loc, fmt::format("module '{}' cannot be used in a decorator argument (only the triton package and "

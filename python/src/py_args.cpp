@@ -1,0 +1,221 @@
+// py_args.cpp - see py_args.h.
+#include "py_args.h"
+
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+
+namespace tritium::python {
+namespace {
+
+// torch's dtype names (str(torch.float16) without "torch.") -> tritium's signature dtype,
+// as Triton's JIT maps them (python/triton/runtime/jit.py, 3.6).
+const char* torch_dtype(std::string_view s) {
+  if (s.substr(0, 6) == "torch.") s.remove_prefix(6);
+  struct Entry {
+    std::string_view torch;
+    const char* tritium;
+  };
+  static constexpr Entry kMap[] = {
+      {"float32", "fp32"},      {"float", "fp32"},          {"float16", "fp16"},
+      {"half", "fp16"},         {"bfloat16", "bf16"},       {"float64", "fp64"},
+      {"double", "fp64"},       {"int8", "i8"},             {"int16", "i16"},
+      {"int32", "i32"},         {"int", "i32"},             {"int64", "i64"},
+      {"long", "i64"},          {"uint8", "u8"},            {"uint16", "u16"},
+      {"uint32", "u32"},        {"uint64", "u64"},          {"bool", "i1"},
+      {"float8_e4m3fn", "fp8e4nv"}, {"float8_e5m2", "fp8e5"},
+  };
+  for (const Entry& e : kMap)
+    if (e.torch == s) return e.tritium;
+  return nullptr;
+}
+
+// A DLPack dtype -> tritium's signature dtype, or nullptr.
+const char* dlpack_dtype(const nb::dlpack::dtype& t) {
+  if (t.lanes != 1) return nullptr;
+  using C = nb::dlpack::dtype_code;
+  switch (static_cast<C>(t.code)) {
+    case C::Int:
+      return t.bits == 8 ? "i8" : t.bits == 16 ? "i16" : t.bits == 32 ? "i32" : t.bits == 64 ? "i64" : nullptr;
+    case C::UInt:
+      return t.bits == 8 ? "u8" : t.bits == 16 ? "u16" : t.bits == 32 ? "u32" : t.bits == 64 ? "u64" : nullptr;
+    case C::Float:
+      return t.bits == 16 ? "fp16" : t.bits == 32 ? "fp32" : t.bits == 64 ? "fp64" : nullptr;
+    case C::Bfloat:
+      return t.bits == 16 ? "bf16" : nullptr;
+    case C::Bool:
+      return t.bits == 8 ? "i1" : nullptr;
+    default:
+      return nullptr;
+  }
+}
+
+std::string what(const std::vector<std::string>& names, size_t i) {
+  return "argument '" + (i < names.size() ? names[i] : std::string("?")) + "' (position " + std::to_string(i) + ")";
+}
+
+[[noreturn]] void type_error(const std::string& msg) { throw nb::type_error(msg.c_str()); }
+[[noreturn]] void value_error(const std::string& msg) { throw nb::value_error(msg.c_str()); }
+
+bool is_tensor_like(nb::handle h) {
+  return nb::hasattr(h, "data_ptr") || nb::hasattr(h, "__dlpack__") || nb::hasattr(h, "__array_interface__");
+}
+
+// A tensor argument: where it is, its address, bytes from there to its end, dtype.
+struct TensorView {
+  MemorySpace space = MemorySpace::Other;
+  int device_id = 0;
+  void* ptr = nullptr;
+  size_t bytes = 0;
+  const char* dtype = nullptr;
+  std::string dtype_text;  // for messages when dtype is unsupported
+};
+
+TensorView view_of(nb::handle h, const std::vector<std::string>& names, size_t i) {
+  TensorView v;
+  if (nb::hasattr(h, "data_ptr") && nb::hasattr(h, "dtype")) {  // torch (Triton's own test)
+    nb::object dt = h.attr("dtype");
+    v.dtype_text = nb::cast<std::string>(nb::str(dt));
+    v.dtype = torch_dtype(v.dtype_text);
+    v.ptr = reinterpret_cast<void*>(nb::cast<uintptr_t>(h.attr("data_ptr")()));
+    if (nb::hasattr(h, "nbytes")) v.bytes = nb::cast<size_t>(h.attr("nbytes"));
+    if (nb::hasattr(h, "is_cuda") && nb::cast<bool>(h.attr("is_cuda"))) {
+      v.space = MemorySpace::Cuda;
+      v.device_id = nb::cast<int>(h.attr("device").attr("index"));
+    } else if (nb::hasattr(h, "device") && nb::hasattr(h.attr("device"), "type")) {
+      const std::string type = nb::cast<std::string>(h.attr("device").attr("type"));
+      v.space = type == "cpu" ? MemorySpace::Host : MemorySpace::Other;
+    } else {
+      v.space = MemorySpace::Host;
+    }
+    return v;
+  }
+  nb::ndarray<> a;
+  try {
+    a = nb::cast<nb::ndarray<>>(h);
+  } catch (const std::exception&) {
+    type_error(what(names, i) + ": " + nb::cast<std::string>(nb::repr(h.type())) +
+               " is not a tensor tritium can read (numpy array, DLPack tensor or an object with data_ptr() and dtype)");
+  }
+  v.dtype = dlpack_dtype(a.dtype());
+  v.dtype_text = "DLPack code " + std::to_string(a.dtype().code) + ", " + std::to_string(a.dtype().bits) + " bits";
+  v.ptr = a.data();
+  // Bytes from the data pointer to one past the last element (strides in elements).
+  int64_t last = 0;
+  bool empty = false;
+  for (size_t d = 0; d < a.ndim(); ++d) {
+    if (a.shape(d) == 0) empty = true;
+    else if (a.stride(d) > 0) last += (static_cast<int64_t>(a.shape(d)) - 1) * a.stride(d);
+  }
+  v.bytes = empty ? 0 : static_cast<size_t>(last + 1) * a.itemsize();
+  const int dev = a.device_type();
+  v.space = dev == nb::device::cpu::value || dev == nb::device::cuda_host::value ? MemorySpace::Host
+            : dev == nb::device::cuda::value || dev == nb::device::cuda_managed::value ? MemorySpace::Cuda
+                                                                                         : MemorySpace::Other;
+  v.device_id = a.device_id();
+  return v;
+}
+
+const char* space_name(MemorySpace s) {
+  return s == MemorySpace::Host ? "host memory" : s == MemorySpace::Cuda ? "CUDA memory" : "another device's memory";
+}
+
+}  // namespace
+
+std::string backend_for(const nb::sequence& args, const std::vector<std::string>& names) {
+  MemorySpace seen = MemorySpace::Host;
+  size_t first = SIZE_MAX;
+  const size_t n = nb::len(args);
+  for (size_t i = 0; i < n; ++i) {
+    nb::handle h = args[i];
+    if (h.is_none() || nb::isinstance<nb::bool_>(h) || nb::isinstance<nb::int_>(h) || nb::isinstance<nb::float_>(h))
+      continue;
+    if (!is_tensor_like(h)) continue;  // reported by convert_args
+    const MemorySpace s = view_of(h, names, i).space;
+    if (s == MemorySpace::Other) value_error(what(names, i) + " lives in memory no tritium backend can address");
+    if (first == SIZE_MAX) first = i, seen = s;
+    else if (s != seen)
+      value_error(what(names, i) + " lives in " + space_name(s) + " but " + what(names, first) + " in " +
+                  space_name(seen) + "; a launch's tensors must be on one device");
+  }
+  return seen == MemorySpace::Cuda ? "cuda" : "cpu";
+}
+
+ConvertedArgs convert_args(const nb::sequence& args, const std::vector<std::string>& names, const Device& device) {
+  ConvertedArgs out;
+  const size_t n = nb::len(args);
+  out.args.reserve(n);
+  out.borrowed.reserve(n);
+  const std::string backend = device.name();
+  const bool host_backend = backend == "cpu" || backend == "interp";
+  for (size_t i = 0; i < n; ++i) {
+    nb::handle h = args[i];
+    if (h.is_none()) {
+      out.args.push_back(Arg::none());
+    } else if (nb::isinstance<nb::bool_>(h)) {
+      out.args.emplace_back(static_cast<int64_t>(nb::cast<bool>(h)));
+    } else if (nb::isinstance<nb::int_>(h)) {
+      int64_t v = 0;
+      if (nb::try_cast<int64_t>(h, v)) {
+        out.args.emplace_back(v);
+      } else {
+        uint64_t u = 0;
+        if (!nb::try_cast<uint64_t>(h, u))
+          value_error(what(names, i) + ": " + nb::cast<std::string>(nb::repr(h)) +
+                      " does not fit a 64-bit integer (Triton's largest)");
+        out.args.emplace_back(u);
+      }
+    } else if (nb::isinstance<nb::float_>(h)) {
+      out.args.emplace_back(nb::cast<double>(h));
+    } else if (is_tensor_like(h)) {
+      TensorView v = view_of(h, names, i);
+      if (!v.dtype) type_error(what(names, i) + ": tensors of dtype " + v.dtype_text + " are not supported");
+      const bool ok = (v.space == MemorySpace::Host && host_backend) || (v.space == MemorySpace::Cuda && backend == "cuda");
+      if (!ok)
+        value_error(what(names, i) + " lives in " + space_name(v.space) + ", which the " + backend +
+                    " backend cannot address (tritium does not copy tensors; move it, or pick the backend with "
+                    "tritium.set_backend)");
+      if (v.space == MemorySpace::Cuda && v.device_id != 0)
+        value_error(what(names, i) + " is on cuda:" + std::to_string(v.device_id) +
+                    "; tritium's cuda backend runs on device 0");
+      out.borrowed.push_back(device.borrow(v.ptr, v.ptr ? v.bytes : 0));
+      out.args.push_back(Arg::tensor(out.borrowed.back(), v.dtype));
+    } else {
+      type_error(what(names, i) + ": cannot pass " + nb::cast<std::string>(nb::repr(h.type())) +
+                 " to a kernel (expected a tensor, int, float, bool or None)");
+    }
+  }
+  return out;
+}
+
+ConstexprValue to_constexpr(nb::handle v, const std::string& name) {
+  if (nb::hasattr(v, "_tritium_dtype")) return DType{nb::cast<std::string>(v.attr("_tritium_dtype"))};
+  if (nb::hasattr(v, "_tritium_constexpr")) return to_constexpr(v.attr("value"), name);
+  if (nb::isinstance<nb::bool_>(v)) return nb::cast<bool>(v);
+  if (nb::isinstance<nb::int_>(v)) {
+    int64_t i = 0;
+    if (!nb::try_cast<int64_t>(v, i))
+      throw nb::value_error(("constexpr '" + name + "': " + nb::cast<std::string>(nb::repr(v)) +
+                             " does not fit a 64-bit integer").c_str());
+    return i;
+  }
+  if (nb::isinstance<nb::float_>(v)) return nb::cast<double>(v);
+  if (nb::isinstance<nb::str>(v)) return nb::cast<std::string>(v);
+  throw nb::type_error(("constexpr '" + name + "': cannot use " + nb::cast<std::string>(nb::repr(v)) +
+                        " (a constexpr is an int, float, bool, str or tritium.language dtype)")
+                           .c_str());
+}
+
+nb::object from_constexpr(const ConstexprValue& v) {
+  if (auto* i = std::get_if<int64_t>(&v)) return nb::int_(*i);
+  if (auto* d = std::get_if<double>(&v)) return nb::float_(*d);
+  if (auto* b = std::get_if<bool>(&v)) return nb::bool_(*b);
+  if (auto* t = std::get_if<DType>(&v)) return nb::str(t->name.c_str());
+  return nb::str(std::get<std::string>(v).c_str());
+}
+
+}  // namespace tritium::python

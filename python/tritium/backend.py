@@ -1,0 +1,88 @@
+"""Backend selection for launches from Python.
+
+A launch runs on, in order of precedence:
+
+1. the backend given to ``tritium.set_backend(name)`` ("cpu", "cuda", "interp", "opencl",
+   "metal", "msl-emu"; ``None`` clears it);
+2. the ``TRITIUM_BACKEND`` environment variable (read at each launch);
+3. the memory its tensors live in: CUDA memory (torch CUDA tensors, CuPy) -> "cuda",
+   host memory (numpy, torch CPU tensors) -> "cpu".
+
+A tensor in memory the chosen backend cannot address is an error naming the argument;
+tritium never copies tensors between devices.
+
+Numerics: ``TRITIUM_NUMERICS=portable`` (or ``set_numerics("portable")``) compiles with
+portable numerics (bit-identical results on every backend, ARCHITECTURE.md); the default
+is "native", the fastest conformant code per backend.
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import _C
+
+_backend = None
+_numerics = None
+_used: set = set()
+
+_NAMES = ("cpu", "interp", "cuda", "opencl", "metal", "msl-emu")
+
+
+def set_backend(name):
+    """Makes every following launch run on backend `name` (None: choose per launch again).
+
+    Raises ValueError for an unknown name and tritium.DeviceError (with the reason) for a
+    backend that is not available on this machine.
+    """
+    global _backend
+    if name is None:
+        _backend = None
+        return
+    if name not in _NAMES:
+        raise ValueError(f"unknown backend '{name}' (one of {', '.join(_NAMES)})")
+    for b in _C.backends():
+        if b.name == name and not b.available:
+            from .errors import DeviceError
+            raise DeviceError(f"backend '{name}' is unavailable here: {b.reason}")
+    _backend = name
+
+
+def get_backend():
+    """The backend set by set_backend or TRITIUM_BACKEND, or None (chosen per launch)."""
+    return chosen() or None
+
+
+def chosen() -> str:
+    """The backend name for the next launch, or "" to choose from the tensors."""
+    if _backend:
+        return _backend
+    return os.environ.get("TRITIUM_BACKEND", "")
+
+
+def set_numerics(mode):
+    """"native" (default) or "portable" numerics for the following compiles."""
+    global _numerics
+    if mode not in (None, "native", "portable"):
+        raise ValueError(f"numerics must be 'native' or 'portable', got {mode!r}")
+    _numerics = mode
+
+
+def portable() -> bool:
+    mode = _numerics or os.environ.get("TRITIUM_NUMERICS", "native")
+    return mode == "portable"
+
+
+def note_used(name: str):
+    _used.add(name)
+
+
+def synchronize(name=None):
+    """Waits for every launch on backend `name` (default: every backend launched on so far)."""
+    for b in ([name] if name else sorted(_used)):
+        _C.synchronize(b)
+
+
+def backends():
+    """[(name, available, reason)] for every backend of this build."""
+    return [(b.name, b.available, b.reason) for b in _C.backends()]

@@ -1,0 +1,299 @@
+"""tritium.jit: Triton's ``@triton.jit`` on tritium's compiler.
+
+A ``JITFunction`` wraps a Python function whose body is Triton-language code. It is
+never executed by Python: on ``kernel[grid](*args, **kwargs)`` tritium's C++ compiler
+reads the function's source file (``inspect.getsourcefile``), resolves its names the way
+Python's import system would (jit helpers imported from other modules, ``tl`` under any
+alias, libdevice, module-level constexprs), specializes it on the arguments as Triton's
+JIT does, compiles it (in-memory and on-disk caches) and launches it.
+
+Launch semantics (upstream: python/triton/runtime/jit.py, Triton 3.6):
+
+* arguments bind to the function's parameters positionally or by name, defaults apply;
+  parameters annotated ``tl.constexpr`` are compile-time values (int, float, bool, str,
+  a ``tl`` dtype), the others runtime arguments: tensors (numpy arrays, DLPack objects,
+  torch tensors; their memory is used in place, never copied), ints, floats, bools, None;
+* specialization: a tensor by its dtype and whether its address is a multiple of 16; an
+  int as i32 when it fits (else i64) and whether it equals 1 or is a multiple of 16
+  (``do_not_specialize`` / ``do_not_specialize_on_alignment`` turn that off per
+  parameter); a float as fp32; None as the constexpr None;
+* ``grid`` is a tuple of 1-3 ints or a callable over the meta-parameters (every bound
+  argument by name plus num_warps / num_stages), called at each launch;
+* launch options: ``num_warps`` (default 4), ``num_stages`` (default 3), ``num_ctas``
+  (1 only), ``debug`` (``tl.device_assert`` active); ``maxnreg`` and
+  ``enable_fp_fusion`` are accepted and have no effect on the result;
+* the backend is ``tritium.set_backend(...)``'s, else ``$TRITIUM_BACKEND``'s, else the
+  one where the tensors live (CUDA memory: cuda; host memory: cpu);
+* the launch does not wait where the backend allows it (cuda: the default stream);
+  ``tritium.synchronize()`` waits.
+
+Errors: ``tritium.CompilationError`` (the construct and file:line:col),
+``tritium.ArgumentError`` / ``TypeError`` / ``ValueError`` naming the argument.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import linecache
+import os
+import sys
+import threading
+
+from . import _C
+from . import backend as _backend
+from .errors import CompilationError
+
+_LAUNCH_OPTIONS = {"num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "debug", "warmup",
+                   "grid", "launch_cooperative_grid", "enable_reflect_ftz", "sanitize_overflow"}
+
+_modules_lock = threading.Lock()
+_modules: dict = {}  # (path, mtime_ns, size) or (path, qualname, line) -> _C.Module
+_search_path_seen = None
+
+
+def _sync_search_path():
+    """Lets the C++ import resolver search Python's sys.path (TRITIUM_PYTHONPATH)."""
+    global _search_path_seen
+    key = tuple(sys.path)
+    if key != _search_path_seen:
+        os.environ["TRITIUM_PYTHONPATH"] = os.pathsep.join(p if p else os.getcwd() for p in sys.path)
+        _search_path_seen = key
+
+
+def _nested_source(fn, path: str) -> str:
+    """The file's text with `fn` (defined inside another function) moved to top level.
+
+    Line numbers are kept: the enclosing top-level definition's lines are blanked except
+    the function's own, which are dedented (so a diagnostic's column is off by the
+    indentation, its line is exact).
+    """
+    lines = linecache.getlines(path)
+    src_lines, first = inspect.getsourcelines(fn)
+    first -= 1
+    last = first + len(src_lines)
+    indent = len(src_lines[0]) - len(src_lines[0].lstrip())
+    # The enclosing top-level statement: the last line at column 0 before `first`.
+    top = first
+    while top > 0 and (not lines[top] or lines[top][0] in " \t\n#"):
+        top -= 1
+    end = last
+    while end < len(lines) and (not lines[end].strip() or lines[end][0] in " \t#"):
+        end += 1
+    out = list(lines)
+    for i in range(top, end):
+        if first <= i < last:
+            out[i] = lines[i][indent:] if lines[i].strip() else "\n"
+        else:
+            out[i] = "\n"
+    return "".join(out)
+
+
+def _module_for(fn) -> "_C.Module":
+    path = inspect.getsourcefile(fn) or fn.__code__.co_filename
+    nested = "<locals>" in fn.__qualname__
+    try:
+        st = os.stat(path)
+        file_key = (path, st.st_mtime_ns, st.st_size)
+    except OSError:
+        st = None
+        file_key = (path, "linecache")
+    key = file_key + ((fn.__qualname__, fn.__code__.co_firstlineno) if nested else ())
+    with _modules_lock:
+        m = _modules.get(key)
+    if m is not None:
+        return m
+    if nested:
+        m = _C.Module.from_string(_nested_source(fn, path), path)
+    elif st is not None:
+        m = _C.Module.from_file(path)
+    else:  # e.g. a notebook cell: linecache holds the source
+        text = "".join(linecache.getlines(path))
+        if not text:
+            raise CompilationError(f"tritium.jit: the source of '{fn.__qualname__}' ({path}) is not available; "
+                                   "tritium compiles kernels from their source file")
+        m = _C.Module.from_string(text, path)
+    with _modules_lock:
+        _modules[key] = m
+    return m
+
+
+class CompiledKernel:
+    """One specialization of a kernel, as launched (what ``kernel[grid](...)`` returns).
+
+    Attributes: ``name``; ``signature`` (tritium's AOT signature of the specialization,
+    constexprs in place); ``backend``; ``grid`` (x, y, z); ``metadata`` (num_warps,
+    num_stages, the meta-parameters); ``asm``: the generated code by kind, ``"ir"`` (the
+    kernel IR after the pass pipeline) and the backend's source (``"cpp"`` for cpu,
+    ``"cuda"`` for cuda, ``"ir"`` only for interp).
+    """
+
+    def __init__(self, result):
+        k = result.kernel
+        self._k = k
+        self.name = k.name
+        self.signature = k.signature
+        self.backend = k.backend
+        self.grid = result.grid
+        self.metadata = dict(result.meta)
+
+    @functools.cached_property
+    def asm(self) -> dict:
+        out = {"ir": self._k.ir}
+        kind = {"cpu": "cpp", "cuda": "cuda", "opencl": "opencl", "metal": "msl", "msl-emu": "msl"}.get(self.backend)
+        if kind:
+            out[kind] = self._k.source
+        return out
+
+    def __repr__(self):
+        return f"CompiledKernel({self.name}[{self.signature}] on {self.backend})"
+
+
+class KernelInterface:
+    """``kernel[grid](*args, **kwargs)`` is ``kernel.run(*args, grid=grid, **kwargs)``."""
+
+    def __getitem__(self, grid):
+        return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
+
+
+def _make_binder(sig: inspect.Signature):
+    """A function binding (*args, **kwargs) to the parameters: (values in order, extra kwargs)."""
+    params, names, defaults = [], [], {}
+    for p in sig.parameters.values():
+        if p.kind not in (p.POSITIONAL_OR_KEYWORD, p.POSITIONAL_ONLY):
+            raise CompilationError(f"tritium.jit: parameter '{p.name}': *args, **kwargs and keyword-only "
+                                   "parameters are not supported in kernels")
+        names.append(p.name)
+        if p.default is p.empty:
+            params.append(p.name)
+        else:
+            defaults[p.name] = p.default
+            params.append(f"{p.name}=_defaults[{p.name!r}]")
+    src = (f"def binder({', '.join(params + ['**_extra'])}):\n"
+           f"    return ({''.join(n + ', ' for n in names)}), _extra\n")
+    scope = {"_defaults": defaults}
+    exec(compile(src, "<tritium binder>", "exec"), scope)  # noqa: S102 - generated from the signature
+    return scope["binder"]
+
+
+class JITFunction(KernelInterface):
+    """A Triton-language kernel (see the module docstring for the launch semantics)."""
+
+    def __init__(self, fn, *, do_not_specialize=None, do_not_specialize_on_alignment=None, debug=None,
+                 noinline=None, repr=None, launch_metadata=None):
+        self.fn = fn
+        self.module = fn.__module__
+        self.signature = inspect.signature(fn)
+        self.arg_names = list(self.signature.parameters)
+        self.debug = debug
+        self.noinline = noinline
+
+        def names_of(spec):
+            out = []
+            for s in spec or ():
+                if isinstance(s, int):
+                    if not 0 <= s < len(self.arg_names):
+                        raise ValueError(f"{fn.__name__}: do_not_specialize index {s} is out of range")
+                    out.append(self.arg_names[s])
+                else:
+                    if s not in self.arg_names:
+                        raise ValueError(f"{fn.__name__}: do_not_specialize names no parameter '{s}'")
+                    out.append(s)
+            return out
+
+        self.do_not_specialize = names_of(do_not_specialize)
+        self.do_not_specialize_on_alignment = names_of(do_not_specialize_on_alignment)
+        self._binder = _make_binder(self.signature)
+        self._kernel = None
+        self._runtime_idx = None
+        self._constexpr_idx = None
+        functools.update_wrapper(self, fn)
+
+    # -- compilation ----------------------------------------------------------------------
+    def _load(self):
+        if self._kernel is None:
+            _sync_search_path()
+            m = _module_for(self.fn)
+            name = self.fn.__name__
+            if name not in m.kernel_names():
+                raise CompilationError(f"{inspect.getsourcefile(self.fn)}: tritium.jit: no @triton.jit function "
+                                       f"'{name}' found there (tritium compiles a kernel from the jit functions "
+                                       "of its source file)")
+            k = m.kernel(name)
+            params = k.parameters
+            if [p.name for p in params] != self.arg_names:
+                raise CompilationError(f"tritium.jit: the source of '{name}' does not match the function "
+                                       "(was the file edited after import?)")
+            self._runtime_idx = [i for i, p in enumerate(params) if not p.is_constexpr]
+            self._constexpr_idx = [i for i, p in enumerate(params) if p.is_constexpr]
+            self._kernel = k
+        return self._kernel
+
+    @property
+    def constexpr_names(self):
+        """Names of the parameters annotated tl.constexpr."""
+        self._load()
+        return [self.arg_names[i] for i in self._constexpr_idx]
+
+    # -- launching ------------------------------------------------------------------------
+    def run(self, *args, grid, warmup=False, **kwargs):
+        """Binds, specializes, compiles (cached) and launches over `grid`; returns the
+        CompiledKernel. With warmup=True only compiles (Triton's kernel.warmup)."""
+        kernel = self._load()
+        try:
+            values, extra = self._binder(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self.fn.__name__}: {e}") from None
+        num_warps = extra.pop("num_warps", 4)
+        num_stages = extra.pop("num_stages", 3)
+        num_ctas = extra.pop("num_ctas", 1)
+        debug = extra.pop("debug", None)
+        for k in ("maxnreg", "enable_fp_fusion", "launch_cooperative_grid", "enable_reflect_ftz",
+                  "sanitize_overflow"):
+            extra.pop(k, None)
+        if extra:
+            raise TypeError(f"{self.fn.__name__}: keyword argument(s) {', '.join(sorted(extra))} were specified "
+                            "but are not parameters of the kernel nor launch options")
+        if num_ctas != 1:
+            raise ValueError(f"{self.fn.__name__}: num_ctas={num_ctas}: tritium launches one CTA per program")
+        if debug is None:
+            debug = self.debug if self.debug is not None else os.environ.get("TRITON_DEBUG", "0") == "1"
+        runtime = [values[i] for i in self._runtime_idx]
+        meta = {}
+        for i in self._constexpr_idx:
+            v = values[i]
+            if v is None:
+                continue  # the source's default (None) applies
+            meta[self.arg_names[i]] = v
+        if callable(grid):
+            named = dict(zip(self.arg_names, values))
+            named["num_warps"] = num_warps
+            named["num_stages"] = num_stages
+            grid = grid(named)
+        r = _C.launch(kernel, _backend.chosen(), runtime, grid, meta, num_warps, num_stages, bool(debug),
+                      _backend.portable(), self.do_not_specialize, self.do_not_specialize_on_alignment, not warmup)
+        _backend.note_used(r.kernel.backend)
+        return CompiledKernel(r)
+
+    def warmup(self, *args, grid, **kwargs):
+        """Compiles the specialization `kernel[grid](*args, **kwargs)` would launch, without launching."""
+        return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"{self.fn.__name__} is a @jit kernel: launch it as {self.fn.__name__}[grid](...), "
+                           "or call it from another @jit function")
+
+    def __repr__(self):
+        return f"JITFunction({self.module}:{self.fn.__qualname__})"
+
+
+def jit(fn=None, *, version=None, repr=None, launch_metadata=None, do_not_specialize=None,
+        do_not_specialize_on_alignment=None, debug=None, noinline=None):
+    """Decorator: ``@tritium.jit`` / ``@tritium.jit(do_not_specialize=[...])``, as triton.jit."""
+
+    def decorator(f):
+        return JITFunction(f, do_not_specialize=do_not_specialize,
+                           do_not_specialize_on_alignment=do_not_specialize_on_alignment, debug=debug,
+                           noinline=noinline, repr=repr, launch_metadata=launch_metadata)
+
+    return decorator(fn) if fn is not None else decorator
