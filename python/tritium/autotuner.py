@@ -102,9 +102,9 @@ class Autotuner(KernelInterface):
                                  f"{getattr(_base_jit(fn).fn, '__name__', fn)}")
 
     def _named(self, args, kwargs):
-        base = _base_jit(self.fn)
-        values, extra = base._binder(*args, **{k: v for k, v in kwargs.items() if k in base.arg_names})
-        named = dict(zip(base.arg_names, values))
+        """The arguments by name: positional ones, then keyword ones naming parameters."""
+        named = dict(zip(self.arg_names, args))
+        named.update({k: v for k, v in kwargs.items() if k in self.arg_names})
         return named
 
     def _bench(self, args, kwargs, named, config, grid):

@@ -1,0 +1,133 @@
+"""tritium.autotune and tritium.heuristics (triton's semantics) on the cpu backend.
+
+Results are checked against float64 numpy references on NaN-poisoned outputs; the
+kernels do exact arithmetic (sums of small integers in fp32), so comparisons are exact.
+"""
+
+import numpy as np
+import pytest
+
+import tritium
+
+from conftest import poisoned
+
+SRC = """
+import tritium
+import tritium.language as tl
+
+CALLS = []
+
+
+def prune(configs, named_args, **kwargs):
+    CALLS.append(("prune", named_args["n"]))
+    return [c for c in configs if c.kwargs["BLOCK"] <= 512]
+
+
+@tritium.autotune(
+    configs=[tritium.Config({"BLOCK": 128}, num_warps=2), tritium.Config({"BLOCK": 256}),
+             tritium.Config({"BLOCK": 512}, num_warps=8), tritium.Config({"BLOCK": 4096})],
+    key=["n"],
+    prune_configs_by={"early_config_prune": prune},
+)
+@tritium.jit
+def double_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) * 2, mask=m)
+
+
+@tritium.autotune(configs=[tritium.Config({"BLOCK": 64}), tritium.Config({"BLOCK": 128})], key=["n"],
+                  reset_to_zero=["acc_ptr"])
+@tritium.jit
+def accumulate_kernel(x_ptr, acc_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.atomic_add(acc_ptr + offs, tl.load(x_ptr + offs, mask=m), mask=m)
+
+
+@tritium.heuristics({"BLOCK": lambda args: tritium.next_power_of_2(args["n"]),
+                     "EVEN": lambda args: args["n"] % args["BLOCK"] == 0})
+@tritium.jit
+def copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    if EVEN:
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs))
+    else:
+        m = offs < n
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m), mask=m)
+"""
+
+
+@pytest.fixture
+def mod(write_module):
+    return write_module("autotune_mod", SRC)
+
+
+def grid_for(meta):
+    return (tritium.cdiv(meta["n"], meta["BLOCK"]),)
+
+
+def test_autotune_picks_a_config_per_key_and_prunes(mod, rng):
+    for n in (1000, 3000):
+        x = rng.integers(-100, 100, n).astype(np.float32)
+        out = poisoned(n, np.float32)
+        k = mod.double_kernel[grid_for](x, out, n)
+        np.testing.assert_array_equal(out, x * 2)
+        best = mod.double_kernel.best_config
+        assert best.kwargs["BLOCK"] in (128, 256, 512)  # 4096 was pruned
+        assert f"BLOCK={best.kwargs['BLOCK']}" in k.signature
+        assert k.metadata["num_warps"] == best.num_warps
+    assert len(mod.double_kernel.cache) == 2
+    assert [c for c in mod.CALLS if c[0] == "prune"] == [("prune", 1000), ("prune", 3000)]
+    # A key already tuned is not tuned again.
+    x = rng.integers(-100, 100, 1000).astype(np.float32)
+    out = poisoned(1000, np.float32)
+    mod.double_kernel[grid_for](x, out, 1000)
+    assert len([c for c in mod.CALLS if c[0] == "prune"]) == 2
+    np.testing.assert_array_equal(out, x * 2)
+
+
+def test_autotune_reset_to_zero(mod, rng):
+    n = 700
+    x = rng.integers(-50, 50, n).astype(np.float32)
+    acc = rng.integers(-50, 50, n).astype(np.float32)  # not zero: the tuner zeroes it
+    mod.accumulate_kernel[grid_for](x, acc, n)
+    # Tuning launched the kernel many times, zeroing acc before each and after the last;
+    # then the chosen config ran once more.
+    np.testing.assert_array_equal(acc, x)
+
+
+def test_autotune_conflicting_meta_parameter(mod, rng):
+    x = np.ones(16, np.float32)
+    out = poisoned(16, np.float32)
+    with pytest.raises(ValueError, match="Conflicting meta-parameters: BLOCK"):
+        mod.double_kernel[grid_for](x, out, 16, BLOCK=64)
+
+
+@pytest.mark.parametrize("n", [64, 100])
+def test_heuristics(mod, rng, n):
+    x = rng.standard_normal(n).astype(np.float32)
+    out = poisoned(n, np.float32)
+    k = mod.copy_kernel[(1,)](x, out, n)
+    np.testing.assert_array_equal(out, x)
+    block = tritium.next_power_of_2(n)
+    assert f"BLOCK={block}" in k.signature
+    assert (f"EVEN={'True' if n % block == 0 else 'False'}") in k.signature
+
+
+def test_do_bench_median_and_quantiles(mod):
+    x = np.ones(1 << 16, np.float32)
+    out = poisoned(1 << 16, np.float32)
+    fn = lambda: mod.double_kernel[grid_for](x, out, x.size)  # noqa: E731
+    ms = tritium.testing.do_bench(fn, warmup=1, rep=5)
+    q = tritium.testing.do_bench(fn, warmup=1, rep=5, quantiles=[0.2, 0.5, 0.8])
+    assert ms > 0 and len(q) == 3 and q[0] <= q[1] <= q[2]
+    np.testing.assert_array_equal(out, x * 2)
+
+
+def test_assert_close():
+    tritium.testing.assert_close(np.array([1.0, 2.0]), np.array([1.0, 2.005]))
+    with pytest.raises(AssertionError):
+        tritium.testing.assert_close(np.array([1.0, 2.0]), np.array([1.0, 2.5]))
+    with pytest.raises(AssertionError):
+        tritium.testing.assert_close(np.array([np.nan]), np.array([1.0]))

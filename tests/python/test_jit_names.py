@@ -1,0 +1,128 @@
+"""Name resolution of kernels launched from Python: jit helpers imported from another
+module (by `from m import f` and as `m.f`), module-level constexpr globals, `tl` under any
+alias and import spelling, libdevice, kernels defined inside a function.
+
+References: float64 numpy. The kernels below do exact operations (adds and multiplies of
+small integers held in fp32, exact in binary32), or one correctly rounded operation, so
+outputs are compared bit for bit; outputs are NaN-poisoned before each launch.
+"""
+
+import numpy as np
+import pytest
+
+import tritium
+
+from conftest import poisoned
+
+HELPERS = """
+import triton
+import triton.language as tl
+
+SCALE: tl.constexpr = 3
+OFFSET = tl.constexpr(5)
+
+
+@triton.jit
+def scale_add(x, y):
+    return x * SCALE + y
+
+
+@triton.jit
+def plus_offset(x):
+    return x + OFFSET
+"""
+
+USER = """
+import triton
+from triton import language as language
+import helpers_mod
+from helpers_mod import scale_add
+
+BLOCK_DEFAULT: language.constexpr = 128
+
+
+@triton.jit
+def combine_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: language.constexpr = BLOCK_DEFAULT):
+    offs = language.program_id(0) * BLOCK + language.arange(0, BLOCK)
+    m = offs < n
+    x = language.load(x_ptr + offs, mask=m)
+    y = language.load(y_ptr + offs, mask=m)
+    language.store(out_ptr + offs, helpers_mod.plus_offset(scale_add(x, y)), mask=m)
+"""
+
+LIBDEVICE = """
+import triton
+import triton.language as tl
+from triton.language.extra import libdevice
+
+
+@triton.jit
+def floor_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, libdevice.floor(tl.load(x_ptr + offs, mask=m)), mask=m)
+"""
+
+
+def small_ints(rng, n):
+    return rng.integers(-1000, 1000, n).astype(np.float32)
+
+
+def test_helpers_from_another_module_and_constexpr_globals(as_triton, write_module, rng):
+    write_module("helpers_mod", HELPERS)
+    user = write_module("user_mod", USER)
+    n = 1000
+    x, y = small_ints(rng, n), small_ints(rng, n)
+    out = poisoned(n, np.float32)
+    k = user.combine_kernel[(tritium.cdiv(n, 128),)](x, y, out, n)
+    ref = x.astype(np.float64) * 3 + y + 5  # exact: small integers
+    np.testing.assert_array_equal(out, ref.astype(np.float32))
+    assert "BLOCK=128" in k.signature
+
+
+def test_libdevice(as_triton, write_module, rng):
+    mod = write_module("libdevice_mod", LIBDEVICE)
+    n = 777
+    x = (rng.standard_normal(n) * 100).astype(np.float32)
+    out = poisoned(n, np.float32)
+    mod.floor_kernel[(1,)](x, out, n, BLOCK=1024)
+    np.testing.assert_array_equal(out, np.floor(x))
+
+
+NESTED = """
+import numpy as np
+import tritium
+import tritium.language as tl
+
+
+def make_and_run(x, out):
+    @tritium.jit
+    def negate_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(out_ptr + offs, -tl.load(x_ptr + offs, mask=m), mask=m)
+
+    negate_kernel[(1,)](x, out, x.size, BLOCK=1024)
+    return negate_kernel
+"""
+
+
+def test_kernel_defined_inside_a_function(write_module, rng):
+    mod = write_module("nested_mod", NESTED)
+    x = rng.standard_normal(1000).astype(np.float32)
+    out = poisoned(1000, np.float32)
+    mod.make_and_run(x, out)
+    np.testing.assert_array_equal(out, -x)
+
+
+def test_language_module_names():
+    import tritium.language as tl
+
+    assert tl.float16.name == "fp16" and tl.bfloat16.name == "bf16" and tl.float32.is_floating()
+    assert tl.constexpr(4) + 1 == 5 and int(tl.constexpr(8)) == 8
+    for name in ("load", "store", "dot", "program_id", "arange", "sum", "exp", "where", "make_block_ptr"):
+        assert hasattr(tl, name), name
+    assert hasattr(tl.math, "exp") and hasattr(tl.extra.libdevice, "rsqrt")
+    with pytest.raises(TypeError, match="only be called inside"):
+        tl.load(None)
+    assert set(tl.__all__) >= {"constexpr", "float32", "load", "dot"}
