@@ -156,7 +156,7 @@ class KernelInterface:
         return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
 
 
-def _make_binder(sig: inspect.Signature):
+def _make_binder(name: str, sig: inspect.Signature):
     """A function binding (*args, **kwargs) to the parameters: (values in order, extra kwargs)."""
     params, names, defaults = [], [], {}
     for p in sig.parameters.values():
@@ -169,11 +169,11 @@ def _make_binder(sig: inspect.Signature):
         else:
             defaults[p.name] = p.default
             params.append(f"{p.name}=_defaults[{p.name!r}]")
-    src = (f"def binder({', '.join(params + ['**_extra'])}):\n"
+    src = (f"def {name}({', '.join(params + ['**_extra'])}):\n"
            f"    return ({''.join(n + ', ' for n in names)}), _extra\n")
     scope = {"_defaults": defaults}
     exec(compile(src, "<tritium binder>", "exec"), scope)  # noqa: S102 - generated from the signature
-    return scope["binder"]
+    return scope[name]
 
 
 class JITFunction(KernelInterface):
@@ -203,7 +203,7 @@ class JITFunction(KernelInterface):
 
         self.do_not_specialize = names_of(do_not_specialize)
         self.do_not_specialize_on_alignment = names_of(do_not_specialize_on_alignment)
-        self._binder = _make_binder(self.signature)
+        self._binder = _make_binder(fn.__name__, self.signature)
         self._kernel = None
         self._runtime_idx = None
         self._constexpr_idx = None
@@ -243,7 +243,7 @@ class JITFunction(KernelInterface):
         try:
             values, extra = self._binder(*args, **kwargs)
         except TypeError as e:
-            raise TypeError(f"{self.fn.__name__}: {e}") from None
+            raise TypeError(str(e)) from None
         num_warps = extra.pop("num_warps", 4)
         num_stages = extra.pop("num_stages", 3)
         num_ctas = extra.pop("num_ctas", 1)

@@ -76,6 +76,10 @@ CValue load(BuiltinContext& ctx, CValues args, std::vector<KwArg> kw, SrcLoc loc
   std::string padding = str_arg(a["padding_option"], loc, "padding_option");
   if (!padding.empty() && padding != "zero" && padding != "nan") fail(loc, "padding option " + padding + " not supported");
   bool is_volatile = bool_arg(a["volatile"], loc, "volatile");
+  // ".cv" (PTX ld.global.cv: fetch again, never from a cache) is how kernels poll a flag
+  // another program writes; upstream emits it as side-effecting inline asm, which no pass
+  // moves out of a loop. A volatile load is the same guarantee on every backend.
+  if (cache == ".cv") is_volatile = true;
   ir::Value* ptr = pointer_arg(a["pointer"], "load", loc);
 
   if (!mask && other) fail(loc, "`other` cannot be provided without `mask`");

@@ -1,3 +1,4 @@
+#include "nvrtc_opt_out.h"
 #include "conformance_util.h"
 
 #include <algorithm>
@@ -116,7 +117,7 @@ uint64_t ulps(F a, F b) {
 }  // namespace
 
 void Case::cuda_check(const tritium::Grid& grid, const Result& ref) {
-  if (std::getenv("TRITIUM_NO_NVRTC") && !gpu_present()) return;
+  if (tritium_no_nvrtc() && !gpu_present()) return;
   if (!gpu_present()) {  // compile for the GPU only
     auto mod = tritium::Module::from_string(source_, "conformance_" + kernel_ + ".py");
     try {

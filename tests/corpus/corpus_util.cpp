@@ -1,3 +1,4 @@
+#include "nvrtc_opt_out.h"
 #include "corpus_util.h"
 
 #include <cstdlib>
@@ -105,7 +106,7 @@ namespace {
 // or TRITIUM_NO_NVRTC is set.
 void nvrtc_check(const tritium::Kernel& k, const std::string& signature, const tritium::CompileOptions& opts,
                  const std::map<std::string, tritium::ConstexprValue>& constexprs) {
-  if (std::getenv("TRITIUM_NO_NVRTC") || device().name() == "cuda") return;
+  if (tritium_no_nvrtc() || device().name() == "cuda") return;
   static const tritium::Device dev(tritium::runtime::cuda::make_nvrtc_check_device());
   try {
     k.compile(dev, signature, opts, constexprs);

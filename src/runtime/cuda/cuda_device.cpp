@@ -196,7 +196,7 @@ void CudaDevice::launch(const CudaFunction& fn, const std::array<uint32_t, 3>& g
                                        dims(grid), dims(block), shared_bytes);
   if (static_cast<int64_t>(shared_bytes) + fn.static_shared_bytes > kDefaultSharedLimit) {
     std::lock_guard<std::mutex> lk(mu_);
-    int& opted = shared_optin_[fn.handle];
+    int& opted = *fn.shared_optin;
     if (opted < static_cast<int>(shared_bytes)) {
       check(d.cuFuncSetAttribute(fn.handle, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                  static_cast<int>(shared_bytes)),

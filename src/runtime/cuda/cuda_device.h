@@ -32,6 +32,10 @@ struct CudaFunction {
   CUfunction handle = nullptr;
   std::string name;             ///< the entry's name in the module (extern "C" name)
   int static_shared_bytes = 0;  ///< CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
+  /// Dynamic shared bytes opted in so far (cuFuncSetAttribute), shared by copies; kept
+  /// with the function, so it goes when the module does (a later module's function that
+  /// happens to reuse the handle value starts from 0).
+  std::shared_ptr<int> shared_optin = std::make_shared<int>(0);
 };
 
 /// A module loaded into a device's context; unloaded (cuModuleUnload) on destruction.
@@ -130,7 +134,6 @@ class CudaDevice final : public Device {
   CudaProperties props_;
   mutable std::mutex mu_;
   std::string last_launch_;  // "kernel 'vadd' (grid ..., block ...)" of the last launch since synchronize
-  std::unordered_map<CUfunction, int> shared_optin_;  // bytes opted in per function
 };
 
 /// A cuda device for device `ordinal` (the registry's factory). Throws as CudaDevice().

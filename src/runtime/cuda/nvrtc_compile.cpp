@@ -157,10 +157,15 @@ std::string present_gpu_arch(int ordinal) {
   const DriverApi& d = driver();
   CUdevice dev = 0;
   int major = 0, minor = 0;
-  if (d.cuDeviceGet(&dev, ordinal) != CUDA_SUCCESS ||
-      d.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) != CUDA_SUCCESS ||
-      d.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) != CUDA_SUCCESS)
-    return kDefaultCubinArch;
+  // A failing call is named in the result rather than hidden behind the default.
+  auto failed = [&](CUresult r, const std::string& call) {
+    return fmt::format("{} (default: {} failed: {})", kDefaultCubinArch, call, error_text(r));
+  };
+  if (CUresult r = d.cuDeviceGet(&dev, ordinal); r != CUDA_SUCCESS) return failed(r, fmt::format("cuDeviceGet({})", ordinal));
+  if (CUresult r = d.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev); r != CUDA_SUCCESS)
+    return failed(r, "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)");
+  if (CUresult r = d.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev); r != CUDA_SUCCESS)
+    return failed(r, "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MINOR)");
   return fmt::format("sm_{}{}", major, minor);
 }
 

@@ -88,8 +88,11 @@ NvrtcOutput nvrtc_compile(std::string_view source, std::string_view name, NvrtcT
 std::string nvrtc_version();
 
 /// The real arch of the present GPU, "sm_<major><minor>" of device `ordinal` (compute
-/// capability from cuDeviceGetAttribute), or kDefaultCubinArch when no driver or device is
-/// present. Never throws.
+/// capability from cuDeviceGetAttribute); kDefaultCubinArch when no driver is loaded, and
+/// kDefaultCubinArch followed by the failing call and its error ("sm_90 (default:
+/// cuDeviceGet(0) failed: CUDA_ERROR_NO_DEVICE ...)") when a driver call fails. For
+/// `tritium doctor` only (compiles for a device use the device's own checked queries).
+/// Never throws.
 std::string present_gpu_arch(int ordinal = 0);
 
 /// One line for `tritium doctor`: "NVRTC 13.0 (/path/libnvrtc.so.13): offline PTX (compute_90)

@@ -1,5 +1,6 @@
 // The `tritium` command: runs the built binary (TRITIUM_CLI_PATH, set by tests/CMakeLists.txt)
 // and checks exit statuses, usage pages, diagnostics and emitted output.
+#include "nvrtc_opt_out.h"
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -237,7 +238,7 @@ TEST(Cli, BadOptionValues) {
   Result emit = run(base + " --emit opencl");
   EXPECT_EQ(emit.status, 2);
   EXPECT_TRUE(contains(emit.err, "--emit opencl is not available yet")) << emit.err;
-  if (!std::getenv("TRITIUM_NO_NVRTC")) {  // the CUDA source, checked by NVRTC
+  if (!tritium_no_nvrtc()) {  // the CUDA source, checked by NVRTC
     Result cuda = run(base + " --emit cuda");
     EXPECT_EQ(cuda.status, 0) << cuda.err;
     EXPECT_TRUE(contains(cuda.out, "extern \"C\" __global__")) << cuda.out.substr(0, 400);

@@ -7,6 +7,7 @@
 // every warp's partial; pipelined cp.async copies take a per-thread tile offset plus a
 // constant (no swizzle evaluated per copy). What the code computes is checked on a GPU by
 // the conformance suite (tests/conformance/: reductions, masked loads, pipeline_test.cpp).
+#include "nvrtc_opt_out.h"
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -53,7 +54,7 @@ def k(x_ptr, y_ptr, o_ptr, n, OTHER_T: tl.constexpr, BLOCK: tl.constexpr):
 
 // The distinct `<column> < n` compares of the where: one per 16-byte vector of bf16.
 TEST(CudaElementEconomy, MaskComparedOncePerVector) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   const std::string s = cuda(kNorm, "*bf16:16, *bf16:16, *bf16:16, i32:16, False, 2048", 4);
   // 2048 elements over 128 threads: 16 per thread, two vectors of 8.
   const std::regex sel(R"(\? v\d+\[\d+\] : 0x0p\+0f)");
@@ -72,7 +73,7 @@ TEST(CudaElementEconomy, MaskComparedOncePerVector) {
 }
 
 TEST(CudaElementEconomy, MaskedVectorLoadStartsAsConstantOther) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   const std::string s = cuda(kNorm, "*bf16:16, *bf16:16, *bf16:16, i32:16, False, 2048", 4);
   EXPECT_EQ(count(s, "const uint4 t"), 2) << s;              // two 16-byte loads of x
   EXPECT_EQ(std::regex_search(s, std::regex(R"(uint32_t w\d+\[4\] = \{)")), true);
@@ -83,7 +84,7 @@ TEST(CudaElementEconomy, MaskedVectorLoadStartsAsConstantOther) {
 }
 
 TEST(CudaElementEconomy, AnyOrderWarpReductionReadsOnePartialPerLane) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   // 8 warps: native numerics, one read and three shuffles after the shared-memory round.
   const std::string s = cuda(kNorm, "*fp32:16, *fp32:16, *fp32:16, i32:16, False, 4096", 8);
   EXPECT_EQ(count(s, "(((tr_lane >> 2) & 1) << 7)"), 1) << s;
@@ -97,7 +98,7 @@ TEST(CudaElementEconomy, AnyOrderWarpReductionReadsOnePartialPerLane) {
 }
 
 TEST(CudaElementEconomy, PipelinedCopiesTakeAPerThreadTileOffset) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   const std::string s = cuda(R"(
 import triton
 import triton.language as tl

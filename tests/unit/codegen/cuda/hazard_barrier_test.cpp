@@ -1,6 +1,7 @@
 // Where the cuda backend puts the block barriers that keep a program's loads and stores in
 // program order (cuda_emit_memory.cpp, hazard_barrier), read from the generated CUDA
 // (NVRTC, no GPU; TRITIUM_NO_NVRTC=1 skips). Values: tests/conformance/program_order_test.cpp.
+#include "nvrtc_opt_out.h"
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -28,7 +29,7 @@ std::string cuda(const char* src, const std::string& sig) {
 // for the previous iteration's store, so the first iteration skips it; the one before the
 // store (this iteration's loads) is unconditional.
 TEST(CudaHazardBarrier, PreviousIterationBarrierSkippedInTheFirst) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   const std::string s = cuda(R"(
 import triton
 import triton.language as tl
@@ -47,7 +48,7 @@ def k(buf, n):
 // Two scalar stores: thread 0 does both, in order, so no barrier between them; the tensor
 // load after them needs one.
 TEST(CudaHazardBarrier, ScalarStoresAreOrderedByThreadZero) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   const std::string s = cuda(R"(
 import triton
 import triton.language as tl

@@ -6,6 +6,7 @@
 // FMA chain. The
 // values are checked on a GPU by tests/conformance/dot_test.cpp (exact for int8; the
 // float64 bound with tf32 rounding for fp32).
+#include "nvrtc_opt_out.h"
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -51,7 +52,7 @@ std::string cuda(const std::string& sig, bool portable = false) {
 }
 
 TEST(CudaMmaNarrow, Int8OnInt8TensorCores) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   // 32x64x32, 4 warps as 2 x 2: each warp 16 x 32 = 1 m-tile x 4 n-tiles, one k-step.
   const std::string s = cuda("*i8, *i8, *i32, 32, 64, 32, True");
   EXPECT_EQ(count(s, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"), 4) << s;
@@ -61,7 +62,7 @@ TEST(CudaMmaNarrow, Int8OnInt8TensorCores) {
 }
 
 TEST(CudaMmaNarrow, Fp32DefaultPrecisionOnTf32TensorCores) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   const std::string s = cuda("*fp32, *fp32, *fp32, 32, 64, 16, False");
   EXPECT_EQ(count(s, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"), 4 * 2) << s;  // 4 n-tiles, 2 k-steps
   // Every staged operand element is rounded to tf32: 32x16 + 16x64 elements over 128 threads.
@@ -74,7 +75,7 @@ TEST(CudaMmaNarrow, Fp32DefaultPrecisionOnTf32TensorCores) {
 // not fit in shared memory (256 x 256 x 4 bytes alone pass 227 KiB), the FMA chain: the
 // kernel compiles as it did before these dots had tensor cores.
 TEST(CudaMmaNarrow, LargeTilesKeepTheFmaChain) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   EXPECT_EQ(count(cuda("*fp32, *fp32, *fp32, 256, 256, 32, False"), "mma.sync"), 0);
   EXPECT_EQ(count(cuda("*i8, *i8, *i32, 256, 256, 32, True"), "mma.sync"), 0);
   EXPECT_GT(count(cuda("*i8, *i8, *i32, 128, 128, 64, True"), "m16n8k32"), 0);  // 64 KiB + 40 KiB: fits

@@ -3,6 +3,7 @@
 // and portable numerics keep the accurate versions. Checked in the generated CUDA (compiled
 // by NVRTC, no GPU needed; TRITIUM_NO_NVRTC=1 skips); the values are checked on a GPU by the
 // conformance suite's native run (conformance_util.h).
+#include "nvrtc_opt_out.h"
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -38,7 +39,7 @@ int count(const std::string& s, const std::string& what) {
 std::string body(const std::string& src) { return src.substr(src.find("__global__")); }
 
 TEST(CudaNativeNumerics, ApproximationsOnlyWhereUpstreamUsesThem) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   tritium::Device dev(tritium::runtime::cuda::make_nvrtc_check_device());
   auto mod = tritium::Module::from_string(kSrc, "native.py");
   const std::string native = body(mod.kernel("k").compile(dev, "*fp32:16, *fp32:16, *fp32:16, *fp64:16").source());

@@ -5,6 +5,7 @@
 // num_stages = 1, portable numerics, stores in the loop and a non-zero `other` keep the
 // synchronous path. The values are checked by tests/conformance/pipeline_test.cpp (on a GPU
 // in both numerics).
+#include "nvrtc_opt_out.h"
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -61,7 +62,7 @@ struct Gen {
 };
 
 TEST(CudaPipeline, KLoopGetsTheStagesAskedFor) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   Gen g;
   for (int stages : {2, 3, 4}) {
     const std::string s = g.cuda("64, 64, 32", "0.0", stages);
@@ -74,7 +75,7 @@ TEST(CudaPipeline, KLoopGetsTheStagesAskedFor) {
 }
 
 TEST(CudaPipeline, SynchronousWhereItDoesNotApply) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   Gen g;
   for (const std::string& s : {g.cuda("64, 64, 32", "0.0", 1), g.cuda("64, 64, 32", "0.0", 3, 4, true),
                                g.cuda("64, 64, 32", "0.0", 3, 4, false, true)}) {
@@ -92,7 +93,7 @@ TEST(CudaPipeline, SynchronousWhereItDoesNotApply) {
 // fit either, 3 without it (192 KiB; the epilogue's conversion reuses the ring) do. With 4
 // warps (M = 128 = 16 x 4 x 2 slabs) the same. mma.sync (2 warps, no wgmma) has no extra slot.
 TEST(CudaPipeline, StagesLoweredToFitSharedMemory) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   Gen g;
   for (int warps : {4, 8}) {
     const std::string s = g.cuda("128, 128, 128", "0.0", 5, warps);
@@ -140,7 +141,7 @@ def adv(a_ptr, b_ptr, c_ptr, s_ptr, NK, SCALAR: tl.constexpr, NEXT: tl.constexpr
 // loop synchronous; carried scalar pointers pipeline; a dot whose b is computed in the loop
 // (written to scratch) does not stay in flight.
 TEST(CudaPipeline, ReviewShapes) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   tritium::Device dev(tritium::runtime::cuda::make_nvrtc_check_device());
   auto mod = tritium::Module::from_string(kReview, "review.py");
   auto gen = [&](const char* flags) {
@@ -158,7 +159,7 @@ TEST(CudaPipeline, ReviewShapes) {
 // tl.range's num_stages overrides the kernel's for its loop (upstream's semantics), and
 // disallow_acc_multi_buffer keeps the accumulating dot from staying in flight.
 TEST(CudaPipeline, RangeOptionsPerLoop) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   tritium::Device dev(tritium::runtime::cuda::make_nvrtc_check_device());
   auto gen = [&](const std::string& range) {
     const std::string src = std::string(R"(
@@ -191,7 +192,7 @@ def k(a_ptr, b_ptr, c_ptr, NK):
 
 // 64 x 64 x 64 tiles (8 KiB a tile): 3 stages and the in-flight wgmma's fourth slot fit.
 TEST(CudaPipeline, AccumulatingWgmmaStaysInFlight) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   Gen g;
   const std::string s = g.cuda("64, 64, 64", "0.0", 3, 4);
   EXPECT_EQ(count(s, "stays in flight across iterations (4 ring slots)"), 1) << s;

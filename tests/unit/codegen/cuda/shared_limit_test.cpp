@@ -2,6 +2,7 @@
 // the kernel's location naming both figures, not a launch failure (here: a histogram of
 // 65,536 bins stages 256 KB of counters; sm_90 allows 227 KB). The same kernel with 4,096
 // bins compiles. Needs NVRTC; TRITIUM_NO_NVRTC=1 skips.
+#include "nvrtc_opt_out.h"
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -20,7 +21,7 @@ std::string kernel(int bins) {
 }
 
 TEST(CudaSharedLimit, TooMuchSharedMemoryIsACompileError) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   tritium::Device dev(tritium::runtime::cuda::make_nvrtc_check_device());
   auto small = tritium::Module::from_string(kernel(4096), "hist.py");
   EXPECT_NO_THROW(small.kernel("hist").compile(dev, "*i32:16, *i32:16"));

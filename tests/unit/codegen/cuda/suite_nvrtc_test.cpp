@@ -2,6 +2,7 @@
 // large shapes included) renders as CUDA and compiles with NVRTC to PTX for compute_90 and
 // to an sm_90 cubin — issue 4's CI acceptance for the suite, without a GPU. Needs NVRTC (the
 // CUDA toolkit); set TRITIUM_NO_NVRTC=1 to skip on a machine without it.
+#include "nvrtc_opt_out.h"
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -17,7 +18,7 @@
 namespace {
 
 TEST(CudaSuiteNvrtc, EverySuiteCaseCompilesToPtxAndCubin) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   tritium::Device dev(tritium::runtime::cuda::make_nvrtc_check_device());
   int compiled = 0;
   for (const auto& c : tritium::bench::all_cases()) {

@@ -6,6 +6,7 @@
 // compiled for sm_90a; an unaligned row stride, portable numerics, a single stage and block
 // pointers (whose strides may be negative) do not use TMA. The values are checked on a GPU by
 // tests/conformance/tma_test.cpp, in the same configurations.
+#include "nvrtc_opt_out.h"
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -72,7 +73,7 @@ std::string cuda(const char* kernel, const std::string& sig, int stages, bool po
 }
 
 TEST(CudaTma, AlignedDescriptorWindowsAreBulkCopies) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   const std::string s = cuda("k", "*fp16:16, *fp16:16, *fp32:16, i32, i32:16, i32:16, 128, 128, 64, False", 3);
   EXPECT_NE(s.find("target sm_90a"), std::string::npos);
   EXPECT_EQ(count(s, "tr_tmap_2d<6u, 3u>("), 2) << "one tensor map per operand, fp16, 128-byte swizzle";
@@ -89,7 +90,7 @@ TEST(CudaTma, AlignedDescriptorWindowsAreBulkCopies) {
 
 // bf16 (element type 10), 32-wide tiles (64-byte swizzle), B K-major through tl.trans, 8 warps.
 TEST(CudaTma, Bf16NarrowTilesAndKMajorB) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   const std::string s = cuda("k", "*bf16:16, *bf16:16, *fp32:16, i32, i32:16, i32:16, 128, 64, 32, True", 3, false, 8);
   EXPECT_EQ(count(s, "tr_tmap_2d<10u, 2u>("), 2) << s.substr(s.find("__global__"), 4000);
   // B's box is [BN = 64 rows][32]: one box each per issue
@@ -100,7 +101,7 @@ TEST(CudaTma, Bf16NarrowTilesAndKMajorB) {
 }
 
 TEST(CudaTma, WhatKeepsTheOtherPaths) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   // K unspecialized: A's row stride is not proved a multiple of 16 bytes; B's is (N:16).
   std::string s = cuda("k", "*fp16:16, *fp16:16, *fp32:16, i32, i32:16, i32, 128, 128, 64, False", 3);
   EXPECT_EQ(count(s, "tr_tmap_2d<6u, 3u>("), 1) << s.substr(s.find("__global__"));

@@ -4,6 +4,7 @@
 // num_warps a multiple of 4; smaller tiles, 2 warps and portable numerics keep mma.sync or
 // the FMA chain. The built-in suite's matmul and attention use it. Values: the conformance
 // suite on a GPU (tests/conformance/pipeline_test.cpp, dot_test.cpp).
+#include "nvrtc_opt_out.h"
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -46,7 +47,7 @@ std::string mm(tritium::Device& dev, const std::string& tiles, int warps, bool p
 }
 
 TEST(CudaWgmma, WarpgroupTilesUseWgmma) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   tritium::Device dev(tritium::runtime::cuda::make_nvrtc_check_device());
   // one m64n64k16 per k-step: K = 32 -> 2 instructions
   const std::string s = mm(dev, "64, 64, 32", 4);
@@ -56,7 +57,7 @@ TEST(CudaWgmma, WarpgroupTilesUseWgmma) {
 }
 
 TEST(CudaWgmma, OtherDotsKeepMmaSync) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   tritium::Device dev(tritium::runtime::cuda::make_nvrtc_check_device());
   for (const std::string& s : {mm(dev, "32, 64, 32", 4), mm(dev, "64, 64, 32", 8), mm(dev, "64, 64, 32", 2)}) {
     EXPECT_EQ(count(s, "wgmma"), 0) << s;
@@ -74,7 +75,7 @@ std::string read(const std::string& path) {
 }
 
 TEST(CudaWgmma, BuiltInMatmulAndAttentionUseWgmmaFromTheRing) {
-  if (std::getenv("TRITIUM_NO_NVRTC")) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
+  if (tritium_no_nvrtc()) GTEST_SKIP() << "TRITIUM_NO_NVRTC set";
   tritium::Device dev(tritium::runtime::cuda::make_nvrtc_check_device());
   const std::string root = std::string(TRITIUM_TEST_DIR) + "/../kernels/";
   tritium::CompileOptions o;

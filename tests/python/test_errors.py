@@ -1,0 +1,105 @@
+"""Errors a kernel author sees from Python: each names the argument or the construct."""
+
+import numpy as np
+import pytest
+
+import tritium
+
+SRC = """
+import tritium
+import tritium.language as tl
+
+
+@tritium.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m), mask=m)
+
+
+@tritium.jit
+def bad_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.exp(tl.load(x_ptr + offs)))
+"""
+
+
+@pytest.fixture
+def mod(write_module):
+    return write_module("errors_mod", SRC)
+
+
+def arrays(n=16):
+    return np.ones(n, np.float32), np.ones(n, np.float32), np.zeros(n, np.float32)
+
+
+def test_too_few_arguments(mod):
+    x, y, _ = arrays()
+    with pytest.raises(TypeError, match=r"add_kernel\(\) missing 2 required positional arguments: 'out_ptr' and 'n'"):
+        mod.add_kernel[(1,)](x, y, BLOCK=16)
+
+
+def test_unknown_keyword(mod):
+    x, y, o = arrays()
+    with pytest.raises(TypeError, match="BLOKC were specified but are not parameters"):
+        mod.add_kernel[(1,)](x, y, o, 16, BLOCK=16, BLOKC=16)
+
+
+def test_unsupported_dtype_names_the_argument(mod):
+    x, y, o = arrays()
+    with pytest.raises(TypeError, match=r"argument 'y_ptr' \(position 1\).*not supported"):
+        mod.add_kernel[(1,)](x, np.ones(16, np.complex64), o, 16, BLOCK=16)
+
+
+def test_unsupported_object_names_the_argument(mod):
+    x, y, o = arrays()
+    with pytest.raises(TypeError, match=r"argument 'out_ptr' \(position 2\): cannot pass <class 'list'>"):
+        mod.add_kernel[(1,)](x, y, [0.0] * 16, 16, BLOCK=16)
+
+
+def test_integer_out_of_range(mod):
+    x, y, o = arrays()
+    with pytest.raises(ValueError, match=r"argument 'n' \(position 3\).*64-bit"):
+        mod.add_kernel[(1,)](x, y, o, 2**70, BLOCK=16)
+
+
+def test_missing_constexpr(mod):
+    x, y, o = arrays()
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'BLOCK'"):
+        mod.add_kernel[(1,)](x, y, o, 16)
+
+
+def test_bad_constexpr_value(mod):
+    x, y, o = arrays()
+    with pytest.raises(TypeError, match=r"constexpr 'BLOCK': cannot use \[16\]"):
+        mod.add_kernel[(1,)](x, y, o, 16, BLOCK=[16])
+
+
+def test_bad_grid(mod):
+    x, y, o = arrays()
+    with pytest.raises(TypeError, match="grid"):
+        mod.add_kernel["ten"](x, y, o, 16, BLOCK=16)
+    with pytest.raises(ValueError, match="1 to 3 dimensions"):
+        mod.add_kernel[(1, 1, 1, 1)](x, y, o, 16, BLOCK=16)
+
+
+def test_compile_error_has_file_line_col(mod):
+    x = np.ones(16, np.float32).astype(np.float16)
+    with pytest.raises(tritium.CompilationError) as e:
+        mod.bad_kernel[(1,)](x, BLOCK=16)
+    msg = str(e.value)
+    # upstream refuses tl.exp on fp16; the diagnostic points into the kernel's source file.
+    assert "errors_mod.py:" in msg and "tl.exp" in msg, msg
+
+
+def test_unknown_backend():
+    with pytest.raises(ValueError, match="unknown backend"):
+        tritium.set_backend("tpu")
+
+
+def test_host_memory_on_an_unavailable_cuda_backend(mod):
+    cuda = [b for b in tritium.backends() if b[0] == "cuda"]
+    if cuda and cuda[0][1]:
+        pytest.skip("a GPU is present: the cuda backend is available")
+    with pytest.raises(tritium.DeviceError, match="unavailable"):
+        tritium.set_backend("cuda")
