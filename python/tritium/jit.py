@@ -244,8 +244,10 @@ class JITFunction(KernelInterface):
             values, extra = self._binder(*args, **kwargs)
         except TypeError as e:
             raise TypeError(str(e)) from None
-        num_warps = extra.pop("num_warps", 4)
-        num_stages = extra.pop("num_stages", 3)
+        # As upstream, a keyword argument is read as a launch option too when it names one,
+        # even when it also binds a kernel parameter (`num_stages: tl.constexpr`).
+        num_warps = extra.pop("num_warps", kwargs.get("num_warps", 4))
+        num_stages = extra.pop("num_stages", kwargs.get("num_stages", 3))
         num_ctas = extra.pop("num_ctas", 1)
         debug = extra.pop("debug", None)
         for k in ("maxnreg", "enable_fp_fusion", "launch_cooperative_grid", "enable_reflect_ftz",
