@@ -255,6 +255,13 @@ class Arg {
     a.kind_ = Kind::None;
     return a;
   }
+  /// A Python bool, for Kernel::run: specialized as Triton's JIT does a bool argument
+  /// ("i1", no ":1" / ":16"); launches as 0 or 1.
+  static Arg boolean(bool v) {
+    Arg a(static_cast<int64_t>(v));
+    a.bool_ = true;
+    return a;
+  }
   /// An integer (any width or signedness; bool gives 0 or 1).
   template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
   Arg(T v) {  // NOLINT(google-explicit-constructor)
@@ -278,6 +285,8 @@ class Arg {
   int64_t int_value() const { return i_; }
   /// True when the integer is an unsigned value above INT64_MAX (then see uint_value()).
   bool is_big_unsigned() const { return big_unsigned_; }
+  /// True for an Arg::boolean.
+  bool is_bool() const { return bool_; }
   /// The unsigned value when is_big_unsigned().
   uint64_t uint_value() const { return u_; }
   /// Float value (Kind::Float).
@@ -299,6 +308,7 @@ class Arg {
   int64_t i_ = 0;
   uint64_t u_ = 0;
   bool big_unsigned_ = false;
+  bool bool_ = false;
   double f_ = 0;
   void* ptr_ = nullptr;
   const runtime::Device* device_ = nullptr;

@@ -157,7 +157,7 @@ ConvertedArgs convert_args(const nb::sequence& args, const std::vector<std::stri
     if (h.is_none()) {
       out.args.push_back(Arg::none());
     } else if (nb::isinstance<nb::bool_>(h)) {
-      out.args.emplace_back(static_cast<int64_t>(nb::cast<bool>(h)));
+      out.args.push_back(Arg::boolean(nb::cast<bool>(h)));
     } else if (nb::isinstance<nb::int_>(h)) {
       int64_t v = 0;
       if (nb::try_cast<int64_t>(h, v)) {

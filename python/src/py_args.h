@@ -3,7 +3,8 @@
 //
 // A launch argument is one of:
 //   * None                      -> Arg::none() (Triton specializes the parameter as None);
-//   * bool, int                 -> an integer (bool as 0 / 1); ints outside [-2^63, 2^64) raise;
+//   * bool                      -> Arg::boolean (i1 in the signature, as Triton);
+//   * int                       -> an integer; ints outside [-2^63, 2^64) raise;
 //   * float                     -> a float (fp32 in the signature, as Triton);
 //   * a tensor: an object with `data_ptr()` and `dtype` (torch tensors, as Triton's JIT reads
 //     them) or any object numpy / DLPack can describe (numpy arrays, CuPy, JAX, ...). Its

@@ -188,6 +188,7 @@ std::string Arg::describe() const {
       if (!device_) return "an empty buffer";
       return fmt::format("a buffer of {} bytes", extent_);
     case Kind::Int:
+      if (bool_) return i_ ? "bool True" : "bool False";
       return big_unsigned_ ? fmt::format("int {}", u_) : fmt::format("int {}", i_);
     case Kind::Float:
       return fmt::format("float {}", f_);

@@ -104,6 +104,8 @@ struct Runner {
           if (align && reinterpret_cast<uintptr_t>(a.pointer()) % 16 == 0) e += ":16";
         } else if (a.kind() == Arg::Kind::Float) {
           e = "fp32";
+        } else if (a.is_bool()) {
+          e = "i1";
         } else if (a.is_big_unsigned()) {
           e = "u64";
           if (align && a.uint_value() % 16 == 0) e += ":16";

@@ -191,3 +191,29 @@ def test_interp_backend_gives_the_same_bits(kernels, rng):
         tritium.set_backend(None)
     assert k.backend == "interp"
     np.testing.assert_array_equal(a, b)
+
+
+BOOL_SRC = """
+import tritium
+import tritium.language as tl
+
+
+@tritium.jit
+def select_kernel(x_ptr, out_ptr, n, negate, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    if negate:
+        x = -x
+    tl.store(out_ptr + offs, x, mask=m)
+"""
+
+
+@pytest.mark.parametrize("negate", [True, False])
+def test_bool_arguments_are_i1(write_module, rng, negate):
+    mod = write_module("bool_mod", BOOL_SRC)
+    x = rng.standard_normal(100).astype(np.float32)
+    out = poisoned(100, np.float32)
+    k = mod.select_kernel[(1,)](x, out, 100, negate, BLOCK=128)
+    assert k.signature.split(", ")[3] == "i1"  # as Triton: no :1 / :16 for a bool
+    np.testing.assert_array_equal(out, -x if negate else x)
