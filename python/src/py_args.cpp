@@ -8,6 +8,8 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 
 namespace tritium::python {
 namespace {
@@ -78,17 +80,23 @@ struct TensorView {
 TensorView view_of(nb::handle h, const std::vector<std::string>& names, size_t i) {
   TensorView v;
   if (nb::hasattr(h, "data_ptr") && nb::hasattr(h, "dtype")) {  // torch (Triton's own test)
+    // torch dtypes are singletons: their tritium names are looked up once per dtype.
+    static std::unordered_map<PyObject*, std::pair<const char*, std::string>> dtypes;
     nb::object dt = h.attr("dtype");
-    v.dtype_text = nb::cast<std::string>(nb::str(dt));
-    v.dtype = torch_dtype(v.dtype_text);
+    auto it = dtypes.find(dt.ptr());
+    if (it == dtypes.end()) {
+      std::string text = nb::cast<std::string>(nb::str(dt));
+      it = dtypes.emplace(dt.inc_ref().ptr(), std::make_pair(torch_dtype(text), text)).first;
+    }
+    v.dtype = it->second.first;
+    if (!v.dtype) v.dtype_text = it->second.second;
     v.ptr = reinterpret_cast<void*>(nb::cast<uintptr_t>(h.attr("data_ptr")()));
     if (nb::hasattr(h, "nbytes")) v.bytes = nb::cast<size_t>(h.attr("nbytes"));
-    if (nb::hasattr(h, "is_cuda") && nb::cast<bool>(h.attr("is_cuda"))) {
-      v.space = MemorySpace::Cuda;
-      v.device_id = nb::cast<int>(h.attr("device").attr("index"));
-    } else if (nb::hasattr(h, "device") && nb::hasattr(h.attr("device"), "type")) {
-      const std::string type = nb::cast<std::string>(h.attr("device").attr("type"));
-      v.space = type == "cpu" ? MemorySpace::Host : MemorySpace::Other;
+    if (nb::hasattr(h, "get_device")) {  // torch: -1 on the host, else the CUDA ordinal
+      const int dev = nb::cast<int>(h.attr("get_device")());
+      v.space = dev < 0 ? MemorySpace::Host : MemorySpace::Cuda;
+      v.device_id = dev < 0 ? 0 : dev;
+      if (dev >= 0 && !(nb::hasattr(h, "is_cuda") && nb::cast<bool>(h.attr("is_cuda")))) v.space = MemorySpace::Other;
     } else {
       v.space = MemorySpace::Host;
     }
@@ -126,35 +134,51 @@ const char* space_name(MemorySpace s) {
 
 }  // namespace
 
-std::string backend_for(const nb::sequence& args, const std::vector<std::string>& names) {
+ConvertedArgs convert_args(const nb::sequence& args, const std::vector<std::string>& names,
+                           const std::string& backend) {
+  const size_t n = nb::len(args);
+  // One look at each tensor: where it lives (for the backend) and what to pass.
+  std::vector<TensorView> views(n);
+  std::vector<char> is_tensor(n, 0);
   MemorySpace seen = MemorySpace::Host;
   size_t first = SIZE_MAX;
-  const size_t n = nb::len(args);
   for (size_t i = 0; i < n; ++i) {
     nb::handle h = args[i];
     if (h.is_none() || nb::isinstance<nb::bool_>(h) || nb::isinstance<nb::int_>(h) || nb::isinstance<nb::float_>(h))
       continue;
-    if (!is_tensor_like(h)) continue;  // reported by convert_args
-    const MemorySpace s = view_of(h, names, i).space;
+    if (!is_tensor_like(h))
+      type_error(what(names, i) + ": cannot pass " + nb::cast<std::string>(nb::repr(h.type())) +
+                 " to a kernel (expected a tensor, int, float, bool or None)");
+    is_tensor[i] = 1;
+    views[i] = view_of(h, names, i);
+    const MemorySpace s = views[i].space;
     if (s == MemorySpace::Other) value_error(what(names, i) + " lives in memory no tritium backend can address");
     if (first == SIZE_MAX) first = i, seen = s;
-    else if (s != seen)
+    else if (backend.empty() && s != seen)
       value_error(what(names, i) + " lives in " + space_name(s) + " but " + what(names, first) + " in " +
                   space_name(seen) + "; a launch's tensors must be on one device");
   }
-  return seen == MemorySpace::Cuda ? "cuda" : "cpu";
-}
-
-ConvertedArgs convert_args(const nb::sequence& args, const std::vector<std::string>& names, const Device& device) {
-  ConvertedArgs out;
-  const size_t n = nb::len(args);
+  const std::string chosen = !backend.empty() ? backend : seen == MemorySpace::Cuda ? "cuda" : "cpu";
+  ConvertedArgs out{Device::get(chosen), {}, {}};
   out.args.reserve(n);
   out.borrowed.reserve(n);
-  const std::string backend = device.name();
-  const bool host_backend = backend == "cpu" || backend == "interp";
+  const bool host_backend = chosen == "cpu" || chosen == "interp";
   for (size_t i = 0; i < n; ++i) {
     nb::handle h = args[i];
-    if (h.is_none()) {
+    if (is_tensor[i]) {
+      const TensorView& v = views[i];
+      if (!v.dtype) type_error(what(names, i) + ": tensors of dtype " + v.dtype_text + " are not supported");
+      const bool ok = (v.space == MemorySpace::Host && host_backend) || (v.space == MemorySpace::Cuda && chosen == "cuda");
+      if (!ok)
+        value_error(what(names, i) + " lives in " + space_name(v.space) + ", which the " + chosen +
+                    " backend cannot address (tritium does not copy tensors; move it, or pick the backend with "
+                    "tritium.set_backend)");
+      if (v.space == MemorySpace::Cuda && v.device_id != 0)
+        value_error(what(names, i) + " is on cuda:" + std::to_string(v.device_id) +
+                    "; tritium's cuda backend runs on device 0");
+      out.borrowed.push_back(out.device.borrow(v.ptr, v.ptr ? v.bytes : 0));
+      out.args.push_back(Arg::tensor(out.borrowed.back(), v.dtype));
+    } else if (h.is_none()) {
       out.args.push_back(Arg::none());
     } else if (nb::isinstance<nb::bool_>(h)) {
       out.args.push_back(Arg::boolean(nb::cast<bool>(h)));
@@ -169,24 +193,8 @@ ConvertedArgs convert_args(const nb::sequence& args, const std::vector<std::stri
                       " does not fit a 64-bit integer (Triton's largest)");
         out.args.emplace_back(u);
       }
-    } else if (nb::isinstance<nb::float_>(h)) {
-      out.args.emplace_back(nb::cast<double>(h));
-    } else if (is_tensor_like(h)) {
-      TensorView v = view_of(h, names, i);
-      if (!v.dtype) type_error(what(names, i) + ": tensors of dtype " + v.dtype_text + " are not supported");
-      const bool ok = (v.space == MemorySpace::Host && host_backend) || (v.space == MemorySpace::Cuda && backend == "cuda");
-      if (!ok)
-        value_error(what(names, i) + " lives in " + space_name(v.space) + ", which the " + backend +
-                    " backend cannot address (tritium does not copy tensors; move it, or pick the backend with "
-                    "tritium.set_backend)");
-      if (v.space == MemorySpace::Cuda && v.device_id != 0)
-        value_error(what(names, i) + " is on cuda:" + std::to_string(v.device_id) +
-                    "; tritium's cuda backend runs on device 0");
-      out.borrowed.push_back(device.borrow(v.ptr, v.ptr ? v.bytes : 0));
-      out.args.push_back(Arg::tensor(out.borrowed.back(), v.dtype));
     } else {
-      type_error(what(names, i) + ": cannot pass " + nb::cast<std::string>(nb::repr(h.type())) +
-                 " to a kernel (expected a tensor, int, float, bool or None)");
+      out.args.emplace_back(nb::cast<double>(h));
     }
   }
   return out;

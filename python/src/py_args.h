@@ -28,20 +28,20 @@ namespace nb = nanobind;
 /// Where a tensor argument's memory lives.
 enum class MemorySpace { Host, Cuda, Other };
 
-/// One converted argument and what it needs to stay valid during the launch.
+/// The converted arguments, the device they run on, and what must stay valid meanwhile.
 struct ConvertedArgs {
+  Device device;
   std::vector<Arg> args;
   std::vector<Buffer> borrowed;  ///< views of the tensors' memory (nothing is freed)
 };
 
-/// The backend a launch picks when none is set: "cuda" when a tensor argument lives in
-/// CUDA memory, else "cpu". Raises ValueError naming an argument when tensors live in
-/// different memory spaces (or in one tritium cannot address).
-std::string backend_for(const nb::sequence& args, const std::vector<std::string>& names);
-
 /// Converts the runtime arguments `args` (one per non-constexpr parameter, `names` in
-/// order) for a launch on `device`. Raises TypeError / ValueError naming the argument.
-ConvertedArgs convert_args(const nb::sequence& args, const std::vector<std::string>& names, const Device& device);
+/// order) for a launch on `backend`; an empty `backend` picks "cuda" when a tensor lives
+/// in CUDA memory, else "cpu" (then tensors in different memory spaces are an error).
+/// Raises TypeError / ValueError naming the argument; tritium::Error for a backend that
+/// is unavailable.
+ConvertedArgs convert_args(const nb::sequence& args, const std::vector<std::string>& names,
+                           const std::string& backend);
 
 /// Converts a constexpr value: bool, int, float, str, a tritium.language dtype (its
 /// `_tritium_dtype` attribute names it), a `constexpr` wrapper (its `.value`). Raises

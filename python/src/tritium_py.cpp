@@ -82,7 +82,7 @@ nb::dict meta_dict(const Meta& m) {
 // One `kernel[grid](*args, **meta)`: see python/tritium/jit.py (JITFunction.run).
 struct LaunchResult {
   CompiledKernel kernel;
-  nb::dict meta;
+  Meta meta;  // converted to a dict only when asked for
   std::array<int64_t, 3> grid;
 };
 
@@ -100,9 +100,8 @@ LaunchResult launch(const Kernel& kernel, const std::string& backend, nb::sequen
                           (names.size() == 1 ? "" : "s") + " (" + list + "), got " + std::to_string(nb::len(args)))
                              .c_str());
   }
-  const std::string chosen = backend.empty() ? backend_for(args, names) : backend;
-  Device device = Device::get(chosen);
-  ConvertedArgs conv = convert_args(args, names, device);
+  ConvertedArgs conv = convert_args(args, names, backend);
+  const Device& device = conv.device;
   Meta m;
   for (auto [k, v] : meta) {
     const std::string key = nb::cast<std::string>(k);
@@ -121,7 +120,7 @@ LaunchResult launch(const Kernel& kernel, const std::string& backend, nb::sequen
     fn = [g](const Meta&) { return g; };
   }
   Kernel::RunResult r = kernel.run_jit(device, fn, conv.args, m, o, do_not_specialize, do_not_specialize_on_alignment, run);
-  return LaunchResult{r.kernel, meta_dict(r.meta), {r.grid.x, r.grid.y, r.grid.z}};
+  return LaunchResult{r.kernel, std::move(r.meta), {r.grid.x, r.grid.y, r.grid.z}};
 }
 
 }  // namespace
@@ -185,7 +184,8 @@ NB_MODULE(_C, m) {
 
   nb::class_<LaunchResult>(m, "LaunchResult")
       .def_ro("kernel", &LaunchResult::kernel)
-      .def_ro("meta", &LaunchResult::meta)
+      .def_prop_ro("backend", [](const LaunchResult& r) { return r.kernel.backend(); })
+      .def_prop_ro("meta", [](const LaunchResult& r) { return meta_dict(r.meta); })
       .def_prop_ro("grid", [](const LaunchResult& r) { return nb::make_tuple(r.grid[0], r.grid[1], r.grid[2]); });
 
   m.def("launch", &launch, "kernel"_a, "backend"_a, "args"_a, "grid"_a, "meta"_a, "num_warps"_a, "num_stages"_a,

@@ -10,6 +10,7 @@ then runs the script as ``__main__``.
 
 from __future__ import annotations
 
+import importlib.machinery
 import sys
 import types
 
@@ -41,6 +42,8 @@ def _shim(name, **attrs):
     m = types.ModuleType(name)
     m.__dict__.update(attrs)
     m.__tritium_shim__ = True
+    # A module spec, as real modules have (importlib.util.find_spec("triton") reads it).
+    m.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=name == "triton")
     return m
 
 
@@ -48,6 +51,18 @@ def install_as_triton():
     """Makes ``import triton`` (and its submodules scripts use) resolve to tritium in this process."""
     import tritium
     from tritium import language as tl
+
+    # torch initializes CUDA lazily and, at that point, looks for its own Triton (to
+    # register kernels written in it). Let it do so now, against the real installation
+    # (or none), before `triton` means tritium here.
+    torch = sys.modules.get("torch")
+    if torch is None:
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            torch = None
+    if torch is not None and torch.cuda.is_available():
+        torch.cuda.init()
 
     runtime = _shim("triton.runtime", driver=types.SimpleNamespace(active=_ActiveDriver()),
                     Autotuner=tritium.Autotuner, Heuristics=tritium.Heuristics, JITFunction=tritium.JITFunction,

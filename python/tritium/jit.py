@@ -47,6 +47,9 @@ from .errors import CompilationError
 _LAUNCH_OPTIONS = {"num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "debug", "warmup",
                    "grid", "launch_cooperative_grid", "enable_reflect_ftz", "sanitize_overflow"}
 
+# TRITON_DEBUG=1 at import: tl.device_assert active in every kernel (as upstream's knob).
+_DEBUG_ENV = os.environ.get("TRITON_DEBUG", "0") == "1"
+
 _modules_lock = threading.Lock()
 _modules: dict = {}  # (path, mtime_ns, size) or (path, qualname, line) -> _C.Module
 _search_path_seen = None
@@ -128,21 +131,38 @@ class CompiledKernel:
     ``"cuda"`` for cuda, ``"ir"`` only for interp).
     """
 
+    __slots__ = ("_r", "__dict__")
+
     def __init__(self, result):
-        k = result.kernel
-        self._k = k
-        self.name = k.name
-        self.signature = k.signature
-        self.backend = k.backend
-        self.grid = result.grid
-        self.metadata = dict(result.meta)
+        self._r = result
+
+    @property
+    def name(self):
+        return self._r.kernel.name
+
+    @property
+    def signature(self):
+        return self._r.kernel.signature
+
+    @property
+    def backend(self):
+        return self._r.kernel.backend
+
+    @property
+    def grid(self):
+        return self._r.grid
+
+    @functools.cached_property
+    def metadata(self) -> dict:
+        return dict(self._r.meta)
 
     @functools.cached_property
     def asm(self) -> dict:
-        out = {"ir": self._k.ir}
+        k = self._r.kernel
+        out = {"ir": k.ir}
         kind = {"cpu": "cpp", "cuda": "cuda", "opencl": "opencl", "metal": "msl", "msl-emu": "msl"}.get(self.backend)
         if kind:
-            out[kind] = self._k.source
+            out[kind] = k.source
         return out
 
     def __repr__(self):
@@ -244,22 +264,25 @@ class JITFunction(KernelInterface):
             values, extra = self._binder(*args, **kwargs)
         except TypeError as e:
             raise TypeError(str(e)) from None
-        # As upstream, a keyword argument is read as a launch option too when it names one,
-        # even when it also binds a kernel parameter (`num_stages: tl.constexpr`).
-        num_warps = extra.pop("num_warps", kwargs.get("num_warps", 4))
-        num_stages = extra.pop("num_stages", kwargs.get("num_stages", 3))
-        num_ctas = extra.pop("num_ctas", 1)
-        debug = extra.pop("debug", None)
-        for k in ("maxnreg", "enable_fp_fusion", "launch_cooperative_grid", "enable_reflect_ftz",
-                  "sanitize_overflow"):
-            extra.pop(k, None)
-        if extra:
-            raise TypeError(f"{self.fn.__name__}: keyword argument(s) {', '.join(sorted(extra))} were specified "
-                            "but are not parameters of the kernel nor launch options")
-        if num_ctas != 1:
-            raise ValueError(f"{self.fn.__name__}: num_ctas={num_ctas}: tritium launches one CTA per program")
+        if extra or "num_warps" in kwargs or "num_stages" in kwargs:
+            # As upstream, a keyword argument is read as a launch option too when it names
+            # one, even when it also binds a kernel parameter (`num_stages: tl.constexpr`).
+            num_warps = extra.pop("num_warps", kwargs.get("num_warps", 4))
+            num_stages = extra.pop("num_stages", kwargs.get("num_stages", 3))
+            num_ctas = extra.pop("num_ctas", 1)
+            debug = extra.pop("debug", None)
+            for k in ("maxnreg", "enable_fp_fusion", "launch_cooperative_grid", "enable_reflect_ftz",
+                      "sanitize_overflow"):
+                extra.pop(k, None)
+            if extra:
+                raise TypeError(f"{self.fn.__name__}: keyword argument(s) {', '.join(sorted(extra))} were "
+                                "specified but are not parameters of the kernel nor launch options")
+            if num_ctas != 1:
+                raise ValueError(f"{self.fn.__name__}: num_ctas={num_ctas}: tritium launches one CTA per program")
+        else:
+            num_warps, num_stages, debug = 4, 3, None
         if debug is None:
-            debug = self.debug if self.debug is not None else os.environ.get("TRITON_DEBUG", "0") == "1"
+            debug = self.debug if self.debug is not None else _DEBUG_ENV
         runtime = [values[i] for i in self._runtime_idx]
         meta = {}
         for i in self._constexpr_idx:
@@ -274,7 +297,7 @@ class JITFunction(KernelInterface):
             grid = grid(named)
         r = _C.launch(kernel, _backend.chosen(), runtime, grid, meta, num_warps, num_stages, bool(debug),
                       _backend.portable(), self.do_not_specialize, self.do_not_specialize_on_alignment, not warmup)
-        _backend.note_used(r.kernel.backend)
+        _backend.note_used(r.backend)
         return CompiledKernel(r)
 
     def warmup(self, *args, grid, **kwargs):

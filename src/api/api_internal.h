@@ -3,6 +3,7 @@
 // translation of internal exceptions into tritium::Error.
 #pragma once
 #include <map>
+#include <unordered_map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -29,6 +30,10 @@ struct ModuleState {
   std::map<std::string, std::shared_ptr<const frontend::KernelDecls>> decls;
   /// Autotuning results: kernel | layer | device | options | key values → config index (guarded by `mu`).
   std::map<std::string, int> tuned;
+  /// Kernel::run's specializations by the JIT signature text as built (before it is parsed
+  /// and canonicalized), the named constexprs, options and device: a launch that repeats
+  /// an earlier one's specialization skips the signature parsing (guarded by `mu`).
+  std::unordered_map<std::string, CompiledKernel> jit_cache;
 };
 
 /// Everything a CompiledKernel handle shares.

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -144,9 +145,23 @@ struct Runner {
   Plan finish(Meta meta, const CompileOptions& o) const {
     Meta named = meta;
     const std::string sig = signature(named);
-    CompiledKernel ck = kernel.compile(device, sig, o, named);
+    std::string key = fmt::format("{}|{}|{}|{}|", kernel.name(), sig, detail::options_key(o),
+                                  static_cast<const void*>(device.impl().get()));
+    for (const auto& [k, v] : named) key += k + "=" + detail::constexpr_text(v) + ",";
+    std::optional<CompiledKernel> ck;
+    if (o.dump_after.empty()) {
+      std::lock_guard<std::mutex> lock(module.mu);
+      if (auto it = module.jit_cache.find(key); it != module.jit_cache.end()) ck = it->second;
+    }
+    if (!ck) {
+      ck = kernel.compile(device, sig, o, named);
+      if (o.dump_after.empty()) {
+        std::lock_guard<std::mutex> lock(module.mu);
+        module.jit_cache.emplace(key, *ck);
+      }
+    }
     Grid g = grid(grid_meta(meta, o));
-    return Plan{ck, meta, g, o};
+    return Plan{*ck, meta, g, o};
   }
 
   // Zeroes or snapshots the named pointer arguments.

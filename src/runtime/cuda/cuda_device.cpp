@@ -109,9 +109,11 @@ std::string CudaDevice::description() const {
 
 std::string CudaDevice::pending_launch_note() const {
   std::lock_guard<std::mutex> lk(mu_);
-  if (last_launch_.empty()) return "";
-  return "the last launch was " + last_launch_ +
-         " (launches are asynchronous: a fault in a kernel is reported by the next synchronizing call)";
+  const LastLaunch& l = last_launch_;
+  if (l.name.empty()) return "";
+  return fmt::format("the last launch was kernel '{}' (grid {}, block {}, {} bytes dynamic shared memory) "
+                     "(launches are asynchronous: a fault in a kernel is reported by the next synchronizing call)",
+                     l.name, dims(l.grid), dims(l.block), l.shared_bytes);
 }
 
 DeviceBuffer CudaDevice::alloc(size_t bytes) {
@@ -155,7 +157,7 @@ void CudaDevice::copy_out(void* dst, const DeviceBuffer& src, size_t bytes, size
         pending_launch_note());
   // A device-to-host copy waits for the launches before it: they all succeeded.
   std::lock_guard<std::mutex> lk(mu_);
-  last_launch_.clear();
+  last_launch_.name.clear();
 }
 
 std::unique_ptr<LoadedKernel> make_cuda_loaded_kernel(CudaDevice& dev, const ir::Module& m, const CodegenOptions& opts);
@@ -169,7 +171,7 @@ void CudaDevice::synchronize() {
   const std::string note = pending_launch_note();
   check(driver().cuCtxSynchronize(), "cuCtxSynchronize", note);
   std::lock_guard<std::mutex> lk(mu_);
-  last_launch_.clear();
+  last_launch_.name.clear();
 }
 
 std::shared_ptr<CudaModule> CudaDevice::load_module(std::string_view image) {
@@ -192,8 +194,10 @@ void CudaDevice::launch(const CudaFunction& fn, const std::array<uint32_t, 3>& g
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0) return;  // an empty grid: nothing to run
   make_current();
   const DriverApi& d = driver();
-  const std::string what = fmt::format("kernel '{}' (grid {}, block {}, {} bytes dynamic shared memory)", fn.name,
-                                       dims(grid), dims(block), shared_bytes);
+  auto what = [&] {
+    return fmt::format("kernel '{}' (grid {}, block {}, {} bytes dynamic shared memory)", fn.name, dims(grid),
+                       dims(block), shared_bytes);
+  };
   if (static_cast<int64_t>(shared_bytes) + fn.static_shared_bytes > kDefaultSharedLimit) {
     std::lock_guard<std::mutex> lk(mu_);
     int& opted = *fn.shared_optin;
@@ -207,11 +211,14 @@ void CudaDevice::launch(const CudaFunction& fn, const std::array<uint32_t, 3>& g
       opted = static_cast<int>(shared_bytes);
     }
   }
-  check(d.cuLaunchKernel(fn.handle, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_bytes, nullptr,
-                         params, nullptr),
-        "cuLaunchKernel(" + what + ")", pending_launch_note());
+  const CUresult r = d.cuLaunchKernel(fn.handle, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                     shared_bytes, nullptr, params, nullptr);
+  if (r != CUDA_SUCCESS) check(r, "cuLaunchKernel(" + what() + ")", pending_launch_note());
   std::lock_guard<std::mutex> lk(mu_);
-  last_launch_ = what;
+  last_launch_.name = fn.name;
+  last_launch_.grid = grid;
+  last_launch_.block = block;
+  last_launch_.shared_bytes = shared_bytes;
 }
 
 void CudaDevice::launch(const CudaFunction& fn, const std::array<uint32_t, 3>& grid,

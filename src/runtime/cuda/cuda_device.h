@@ -133,7 +133,14 @@ class CudaDevice final : public Device {
   std::shared_ptr<CudaContext> ctx_;
   CudaProperties props_;
   mutable std::mutex mu_;
-  std::string last_launch_;  // "kernel 'vadd' (grid ..., block ...)" of the last launch since synchronize
+  // The last launch since synchronize, described only when an error message needs it
+  // (formatting it per launch cost a measurable part of a small kernel's launch).
+  struct LastLaunch {
+    std::string name;  // empty: none
+    std::array<uint32_t, 3> grid{}, block{};
+    uint32_t shared_bytes = 0;
+  };
+  LastLaunch last_launch_;
 };
 
 /// A cuda device for device `ordinal` (the registry's factory). Throws as CudaDevice().
