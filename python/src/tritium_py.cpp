@@ -112,13 +112,9 @@ LaunchResult launch(const Kernel& kernel, const std::string& backend, nb::sequen
   o.num_stages = num_stages;
   o.debug = debug;
   o.portable_numerics = portable;
-  GridFn fn;
-  if (PyCallable_Check(grid.ptr())) {
-    fn = [grid](const Meta& gm) { return grid_of(grid(meta_dict(gm))); };
-  } else {
-    Grid g = grid_of(grid);
-    fn = [g](const Meta&) { return g; };
-  }
+  // A grid callable is evaluated by the caller (jit.py), which has the tensors its META holds.
+  const Grid g = grid_of(grid);
+  const GridFn fn = [g](const Meta&) { return g; };
   Kernel::RunResult r = kernel.run_jit(device, fn, conv.args, m, o, do_not_specialize, do_not_specialize_on_alignment, run);
   return LaunchResult{r.kernel, std::move(r.meta), {r.grid.x, r.grid.y, r.grid.z}};
 }
@@ -192,5 +188,5 @@ NB_MODULE(_C, m) {
         "debug"_a, "portable"_a, "do_not_specialize"_a, "do_not_specialize_on_alignment"_a, "run"_a,
         "Specializes `kernel` on `args` (one per runtime parameter) and the constexprs in `meta`, compiles it "
         "(cached) for `backend` ('' picks it from where the tensors live) and, when `run`, launches it over `grid` "
-        "(a tuple, or a callable over the meta-parameters) without waiting where the backend allows it.");
+        "(a tuple of 1 to 3 ints) without waiting where the backend allows it.");
 }

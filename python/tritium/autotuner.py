@@ -66,6 +66,14 @@ class Config:
         return hash(tuple(sorted(self.all_kwargs().items())))
 
 
+def _check_no_conflict(config, kwargs):
+    """Upstream's error for a meta-parameter the caller passes that `config` also sets."""
+    for k in config.kwargs:
+        if k in kwargs:
+            raise ValueError(f"Conflicting meta-parameters: {k}. Make sure that you don't re-define auto-tuned "
+                             "symbols.")
+
+
 def _base_jit(fn):
     while not hasattr(fn, "_binder"):
         fn = fn.fn
@@ -110,10 +118,7 @@ class Autotuner(KernelInterface):
     def _bench(self, args, kwargs, named, config, grid):
         from .testing import do_bench
 
-        for k in config.kwargs:
-            if k in kwargs:
-                raise ValueError(f"Conflicting meta-parameters: {k}. Make sure that you don't re-define auto-tuned "
-                                 "symbols.")
+        _check_no_conflict(config, kwargs)
         current = dict(kwargs, **config.all_kwargs())
 
         def launch():
@@ -183,10 +188,7 @@ class Autotuner(KernelInterface):
         else:
             config = self.configs[0]
         self.best_config = config
-        for k in config.kwargs:
-            if k in kwargs:
-                raise ValueError(f"Conflicting meta-parameters: {k}. Make sure that you don't re-define auto-tuned "
-                                 "symbols.")
+        _check_no_conflict(config, kwargs)
         current = dict(kwargs, **config.all_kwargs())
         if config.pre_hook:
             config.pre_hook(dict(named, **current))

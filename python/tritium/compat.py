@@ -21,21 +21,20 @@ class _ActiveDriver:
     def get_active_torch_device(self):
         import torch
 
-        from . import _C
-        for b in _C.backends():
-            if b.name == "cuda" and b.available:
-                return torch.device("cuda", 0)
-        return torch.device("cpu")
+        return torch.device("cuda", 0) if _cuda_available() else torch.device("cpu")
 
     def get_current_device(self):
         return 0
 
     def get_current_target(self):
-        from . import _C
-        for b in _C.backends():
-            if b.name == "cuda" and b.available:
-                return types.SimpleNamespace(backend="cuda", arch=90, warp_size=32)
+        if _cuda_available():
+            return types.SimpleNamespace(backend="cuda", arch=90, warp_size=32)
         return types.SimpleNamespace(backend="cpu", arch=0, warp_size=1)
+
+
+def _cuda_available() -> bool:
+    from . import _C
+    return any(b.name == "cuda" and b.available for b in _C.backends())
 
 
 def _shim(name, **attrs):

@@ -249,12 +249,6 @@ class JITFunction(KernelInterface):
             self._kernel = k
         return self._kernel
 
-    @property
-    def constexpr_names(self):
-        """Names of the parameters annotated tl.constexpr."""
-        self._load()
-        return [self.arg_names[i] for i in self._constexpr_idx]
-
     # -- launching ------------------------------------------------------------------------
     def run(self, *args, grid, warmup=False, **kwargs):
         """Binds, specializes, compiles (cached) and launches over `grid`; returns the

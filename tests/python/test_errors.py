@@ -103,3 +103,28 @@ def test_host_memory_on_an_unavailable_cuda_backend(mod):
         pytest.skip("a GPU is present: the cuda backend is available")
     with pytest.raises(tritium.DeviceError, match="unavailable"):
         tritium.set_backend("cuda")
+
+
+def test_num_ctas_other_than_one(mod):
+    x, y, o = arrays()
+    with pytest.raises(ValueError, match="num_ctas=2"):
+        mod.add_kernel[(1,)](x, y, o, 16, BLOCK=16, num_ctas=2)
+
+
+def test_do_not_specialize_naming_no_parameter():
+    def k(x_ptr, n):
+        pass
+
+    with pytest.raises(ValueError, match="names no parameter 'm'"):
+        tritium.jit(do_not_specialize=["m"])(k)
+    with pytest.raises(ValueError, match="index 5 is out of range"):
+        tritium.jit(do_not_specialize=[5])(k)
+
+
+def test_function_without_a_jit_source(tmp_path):
+    # A kernel whose source file is not a @jit function there: refused, naming the file.
+    ns = {}
+    exec(compile("def lonely(x_ptr):\n    pass\n", str(tmp_path / "nowhere.py"), "exec"), ns)
+    k = tritium.jit(ns["lonely"])
+    with pytest.raises(tritium.CompilationError, match="source"):
+        k[(1,)](np.ones(4, np.float32))
