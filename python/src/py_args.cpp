@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 namespace tritium::python {
@@ -56,15 +57,41 @@ const char* dlpack_dtype(const nb::dlpack::dtype& t) {
   }
 }
 
-std::string what(const std::vector<std::string>& names, size_t i) {
-  return "argument '" + (i < names.size() ? names[i] : std::string("?")) + "' (position " + std::to_string(i) + ")";
+// "argument 'NAME' (position I)" for the I-th runtime argument (only built for messages).
+std::string what(const Kernel& kernel, size_t i) {
+  std::string name = "?";
+  size_t r = 0;
+  for (const Parameter& p : kernel.parameters())
+    if (!p.is_constexpr && r++ == i) name = p.name;
+  return "argument '" + name + "' (position " + std::to_string(i) + ")";
 }
 
 [[noreturn]] void type_error(const std::string& msg) { throw nb::type_error(msg.c_str()); }
 [[noreturn]] void value_error(const std::string& msg) { throw nb::value_error(msg.c_str()); }
 
+// Types whose objects passed the torch-style check (data_ptr() and dtype) once: later
+// objects of the same type skip the hasattr probes (a launch passes the same types again).
+std::unordered_set<PyTypeObject*>& torch_like_types() {
+  static auto* s = new std::unordered_set<PyTypeObject*>();  // types are immortal enough: kept referenced
+  return *s;
+}
+
+bool is_torch_like(nb::handle h) {
+  PyTypeObject* t = Py_TYPE(h.ptr());
+  auto& known = torch_like_types();
+  if (known.count(t)) return true;
+  if (nb::hasattr(h, "data_ptr") && nb::hasattr(h, "dtype") && nb::hasattr(h, "nbytes") &&
+      nb::hasattr(h, "get_device") && nb::hasattr(h, "is_cuda")) {
+    Py_INCREF(reinterpret_cast<PyObject*>(t));
+    known.insert(t);
+    return true;
+  }
+  return false;
+}
+
 bool is_tensor_like(nb::handle h) {
-  return nb::hasattr(h, "data_ptr") || nb::hasattr(h, "__dlpack__") || nb::hasattr(h, "__array_interface__");
+  return is_torch_like(h) || nb::hasattr(h, "data_ptr") || nb::hasattr(h, "__dlpack__") ||
+         nb::hasattr(h, "__array_interface__");
 }
 
 // A tensor argument: where it is, its address, bytes from there to its end, dtype.
@@ -77,9 +104,10 @@ struct TensorView {
   std::string dtype_text;  // for messages when dtype is unsupported
 };
 
-TensorView view_of(nb::handle h, const std::vector<std::string>& names, size_t i) {
+TensorView view_of(nb::handle h, const Kernel& kernel, size_t i) {
   TensorView v;
-  if (nb::hasattr(h, "data_ptr") && nb::hasattr(h, "dtype")) {  // torch (Triton's own test)
+  const bool torch_like = is_torch_like(h);
+  if (torch_like || (nb::hasattr(h, "data_ptr") && nb::hasattr(h, "dtype"))) {  // torch (Triton's own test)
     // torch dtypes are singletons: their tritium names are looked up once per dtype.
     static std::unordered_map<PyObject*, std::pair<const char*, std::string>> dtypes;
     nb::object dt = h.attr("dtype");
@@ -91,13 +119,18 @@ TensorView view_of(nb::handle h, const std::vector<std::string>& names, size_t i
     v.dtype = it->second.first;
     if (!v.dtype) v.dtype_text = it->second.second;
     v.ptr = reinterpret_cast<void*>(nb::cast<uintptr_t>(h.attr("data_ptr")()));
-    if (nb::hasattr(h, "nbytes")) v.bytes = nb::cast<size_t>(h.attr("nbytes"));
-    if (nb::hasattr(h, "get_device")) {  // torch: -1 on the host, else the CUDA ordinal
-      const int dev = nb::cast<int>(h.attr("get_device")());
-      v.space = dev < 0 ? MemorySpace::Host : MemorySpace::Cuda;
-      v.device_id = dev < 0 ? 0 : dev;
-      if (dev >= 0 && !(nb::hasattr(h, "is_cuda") && nb::cast<bool>(h.attr("is_cuda")))) v.space = MemorySpace::Other;
+    if (torch_like) {  // torch: is_cuda, then the ordinal (get_device) only for CUDA tensors
+      v.bytes = nb::cast<size_t>(h.attr("nbytes"));
+      if (nb::cast<bool>(h.attr("is_cuda"))) {
+        v.space = MemorySpace::Cuda;
+        v.device_id = nb::cast<int>(h.attr("get_device")());
+      } else {
+        // Not CUDA: host memory when get_device says so (-1), another device's otherwise
+        // (e.g. torch's "meta" or "mps" tensors).
+        v.space = nb::cast<int>(h.attr("get_device")()) < 0 ? MemorySpace::Host : MemorySpace::Other;
+      }
     } else {
+      if (nb::hasattr(h, "nbytes")) v.bytes = nb::cast<size_t>(h.attr("nbytes"));
       v.space = MemorySpace::Host;
     }
     return v;
@@ -106,7 +139,7 @@ TensorView view_of(nb::handle h, const std::vector<std::string>& names, size_t i
   try {
     a = nb::cast<nb::ndarray<>>(h);
   } catch (const std::exception&) {
-    type_error(what(names, i) + ": " + nb::cast<std::string>(nb::repr(h.type())) +
+    type_error(what(kernel, i) + ": " + nb::cast<std::string>(nb::repr(h.type())) +
                " is not a tensor tritium can read (numpy array, DLPack tensor or an object with data_ptr() and dtype)");
   }
   v.dtype = dlpack_dtype(a.dtype());
@@ -134,8 +167,7 @@ const char* space_name(MemorySpace s) {
 
 }  // namespace
 
-ConvertedArgs convert_args(const nb::sequence& args, const std::vector<std::string>& names,
-                           const std::string& backend) {
+ConvertedArgs convert_args(const nb::sequence& args, const Kernel& kernel, const std::string& backend) {
   const size_t n = nb::len(args);
   // One look at each tensor: where it lives (for the backend) and what to pass.
   std::vector<TensorView> views(n);
@@ -147,15 +179,15 @@ ConvertedArgs convert_args(const nb::sequence& args, const std::vector<std::stri
     if (h.is_none() || nb::isinstance<nb::bool_>(h) || nb::isinstance<nb::int_>(h) || nb::isinstance<nb::float_>(h))
       continue;
     if (!is_tensor_like(h))
-      type_error(what(names, i) + ": cannot pass " + nb::cast<std::string>(nb::repr(h.type())) +
+      type_error(what(kernel, i) + ": cannot pass " + nb::cast<std::string>(nb::repr(h.type())) +
                  " to a kernel (expected a tensor, int, float, bool or None)");
     is_tensor[i] = 1;
-    views[i] = view_of(h, names, i);
+    views[i] = view_of(h, kernel, i);
     const MemorySpace s = views[i].space;
-    if (s == MemorySpace::Other) value_error(what(names, i) + " lives in memory no tritium backend can address");
+    if (s == MemorySpace::Other) value_error(what(kernel, i) + " lives in memory no tritium backend can address");
     if (first == SIZE_MAX) first = i, seen = s;
     else if (backend.empty() && s != seen)
-      value_error(what(names, i) + " lives in " + space_name(s) + " but " + what(names, first) + " in " +
+      value_error(what(kernel, i) + " lives in " + space_name(s) + " but " + what(kernel, first) + " in " +
                   space_name(seen) + "; a launch's tensors must be on one device");
   }
   const std::string chosen = !backend.empty() ? backend : seen == MemorySpace::Cuda ? "cuda" : "cpu";
@@ -167,14 +199,14 @@ ConvertedArgs convert_args(const nb::sequence& args, const std::vector<std::stri
     nb::handle h = args[i];
     if (is_tensor[i]) {
       const TensorView& v = views[i];
-      if (!v.dtype) type_error(what(names, i) + ": tensors of dtype " + v.dtype_text + " are not supported");
+      if (!v.dtype) type_error(what(kernel, i) + ": tensors of dtype " + v.dtype_text + " are not supported");
       const bool ok = (v.space == MemorySpace::Host && host_backend) || (v.space == MemorySpace::Cuda && chosen == "cuda");
       if (!ok)
-        value_error(what(names, i) + " lives in " + space_name(v.space) + ", which the " + chosen +
+        value_error(what(kernel, i) + " lives in " + space_name(v.space) + ", which the " + chosen +
                     " backend cannot address (tritium does not copy tensors; move it, or pick the backend with "
                     "tritium.set_backend)");
       if (v.space == MemorySpace::Cuda && v.device_id != 0)
-        value_error(what(names, i) + " is on cuda:" + std::to_string(v.device_id) +
+        value_error(what(kernel, i) + " is on cuda:" + std::to_string(v.device_id) +
                     "; tritium's cuda backend runs on device 0");
       out.borrowed.push_back(out.device.borrow(v.ptr, v.ptr ? v.bytes : 0));
       out.args.push_back(Arg::tensor(out.borrowed.back(), v.dtype));
@@ -189,7 +221,7 @@ ConvertedArgs convert_args(const nb::sequence& args, const std::vector<std::stri
       } else {
         uint64_t u = 0;
         if (!nb::try_cast<uint64_t>(h, u))
-          value_error(what(names, i) + ": " + nb::cast<std::string>(nb::repr(h)) +
+          value_error(what(kernel, i) + ": " + nb::cast<std::string>(nb::repr(h)) +
                       " does not fit a 64-bit integer (Triton's largest)");
         out.args.emplace_back(u);
       }

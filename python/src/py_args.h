@@ -35,13 +35,12 @@ struct ConvertedArgs {
   std::vector<Buffer> borrowed;  ///< views of the tensors' memory (nothing is freed)
 };
 
-/// Converts the runtime arguments `args` (one per non-constexpr parameter, `names` in
-/// order) for a launch on `backend`; an empty `backend` picks "cuda" when a tensor lives
+/// Converts the runtime arguments `args` (one per non-constexpr parameter of `kernel`, in
+/// order; messages name them) for a launch on `backend`; an empty `backend` picks "cuda" when a tensor lives
 /// in CUDA memory, else "cpu" (then tensors in different memory spaces are an error).
 /// Raises TypeError / ValueError naming the argument; tritium::Error for a backend that
 /// is unavailable.
-ConvertedArgs convert_args(const nb::sequence& args, const std::vector<std::string>& names,
-                           const std::string& backend);
+ConvertedArgs convert_args(const nb::sequence& args, const Kernel& kernel, const std::string& backend);
 
 /// Converts a constexpr value: bool, int, float, str, a tritium.language dtype (its
 /// `_tritium_dtype` attribute names it), a `constexpr` wrapper (its `.value`). Raises

@@ -17,6 +17,7 @@
 #include <map>
 #include <string>
 
+#include "launch_cache.h"
 #include "py_args.h"
 #include "tritium/tritium.h"
 
@@ -79,28 +80,50 @@ nb::dict meta_dict(const Meta& m) {
   return d;
 }
 
-// One `kernel[grid](*args, **meta)`: see python/tritium/jit.py (JITFunction.run).
-struct LaunchResult {
-  CompiledKernel kernel;
-  Meta meta;  // converted to a dict only when asked for
-  std::array<int64_t, 3> grid;
-};
 
-LaunchResult launch(const Kernel& kernel, const std::string& backend, nb::sequence args, nb::object grid,
-                    nb::dict meta, int num_warps, int num_stages, bool debug, bool portable,
+// The backend for a launch: `backend` when given (tritium.set_backend), else
+// $TRITIUM_BACKEND, else "" (chosen from the tensors). Read per launch through getenv (a
+// Python-side os.environ change reaches it: os.environ calls putenv).
+std::string backend_for(const std::string& backend) {
+  if (!backend.empty()) return backend;
+  const char* e = std::getenv("TRITIUM_BACKEND");
+  return e ? std::string(e) : std::string();
+}
+
+// Portable numerics: `numerics` when given (tritium.set_numerics), else $TRITIUM_NUMERICS
+// ("native" when unset). Any other value is an error naming the variable.
+bool portable_for(const std::string& numerics) {
+  std::string mode = numerics;
+  const char* source = "set_numerics";
+  if (mode.empty()) {
+    const char* e = std::getenv("TRITIUM_NUMERICS");
+    mode = e && *e ? e : "native";
+    source = "TRITIUM_NUMERICS";
+  }
+  if (mode == "portable") return true;
+  if (mode == "native") return false;
+  throw nb::value_error((std::string(source) + "='" + mode + "': numerics must be 'native' or 'portable'").c_str());
+}
+
+// One `kernel[grid](*args, **meta)`: see python/tritium/jit.py (JITFunction.run). A
+// specialization already in `cache` launches without going through Kernel::run_jit.
+LaunchResult launch(LaunchCache& cache, const Kernel& kernel, const std::string& backend_choice, nb::sequence args, nb::object grid,
+                    nb::dict meta, int num_warps, int num_stages, bool debug, const std::string& numerics,
                     const std::vector<std::string>& do_not_specialize,
                     const std::vector<std::string>& do_not_specialize_on_alignment, bool run) {
-  std::vector<std::string> names;
-  for (const Parameter& p : kernel.parameters())
-    if (!p.is_constexpr) names.push_back(p.name);
-  if (nb::len(args) != names.size()) {
+  size_t n_runtime = 0;
+  for (const Parameter& p : kernel.parameters()) n_runtime += p.is_constexpr ? 0 : 1;
+  if (nb::len(args) != n_runtime) {
     std::string list;
-    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    throw nb::type_error((kernel.name() + "() takes " + std::to_string(names.size()) + " runtime argument" +
-                          (names.size() == 1 ? "" : "s") + " (" + list + "), got " + std::to_string(nb::len(args)))
+    for (const Parameter& p : kernel.parameters())
+      if (!p.is_constexpr) list += (list.empty() ? "" : ", ") + p.name;
+    throw nb::type_error((kernel.name() + "() takes " + std::to_string(n_runtime) + " runtime argument" +
+                          (n_runtime == 1 ? "" : "s") + " (" + list + "), got " + std::to_string(nb::len(args)))
                              .c_str());
   }
-  ConvertedArgs conv = convert_args(args, names, backend);
+  const std::string backend = backend_for(backend_choice);
+  const bool portable = portable_for(numerics);
+  ConvertedArgs conv = convert_args(args, kernel, backend);
   const Device& device = conv.device;
   Meta m;
   for (auto [k, v] : meta) {
@@ -114,9 +137,36 @@ LaunchResult launch(const Kernel& kernel, const std::string& backend, nb::sequen
   o.portable_numerics = portable;
   // A grid callable is evaluated by the caller (jit.py), which has the tensors its META holds.
   const Grid g = grid_of(grid);
+  if (!cache.dns_set) {
+    cache.dns = do_not_specialize;
+    cache.dns_align = do_not_specialize_on_alignment;
+    auto names = std::make_shared<std::vector<std::string>>();
+    for (const Parameter& p : kernel.parameters())
+      if (!p.is_constexpr) names->push_back(p.name);
+    cache.runtime_names = std::move(names);
+    cache.dns_set = true;
+  }
+  const bool cacheable = cache.dns == do_not_specialize && cache.dns_align == do_not_specialize_on_alignment;
+  std::string key;
+  if (cacheable) {
+    key = launch_key(device.name(), conv.args, m, o);
+    if (auto it = cache.entries.find(key); it != cache.entries.end()) {
+      const LaunchEntry& e = it->second;
+      if (run) {
+        std::vector<Arg> passed;  // None arguments are specialized away
+        passed.reserve(conv.args.size());
+        for (const Arg& a : conv.args)
+          if (a.kind() != Arg::Kind::None) passed.push_back(a);
+        e.kernel.launch_async(g, passed);
+      }
+      return LaunchResult{e.kernel, e.meta, cache.runtime_names, std::move(conv.args), {g.x, g.y, g.z}};
+    }
+  }
   const GridFn fn = [g](const Meta&) { return g; };
   Kernel::RunResult r = kernel.run_jit(device, fn, conv.args, m, o, do_not_specialize, do_not_specialize_on_alignment, run);
-  return LaunchResult{r.kernel, std::move(r.meta), {r.grid.x, r.grid.y, r.grid.z}};
+  auto base = std::make_shared<const Meta>(std::move(r.meta));
+  if (cacheable) cache.entries.emplace(std::move(key), LaunchEntry{r.kernel, base});
+  return LaunchResult{r.kernel, base, nullptr, {}, {r.grid.x, r.grid.y, r.grid.z}};
 }
 
 }  // namespace
@@ -181,12 +231,17 @@ NB_MODULE(_C, m) {
   nb::class_<LaunchResult>(m, "LaunchResult")
       .def_ro("kernel", &LaunchResult::kernel)
       .def_prop_ro("backend", [](const LaunchResult& r) { return r.kernel.backend(); })
-      .def_prop_ro("meta", [](const LaunchResult& r) { return meta_dict(r.meta); })
+      .def_prop_ro("meta", [](const LaunchResult& r) { return meta_dict(launch_meta(r)); })
       .def_prop_ro("grid", [](const LaunchResult& r) { return nb::make_tuple(r.grid[0], r.grid[1], r.grid[2]); });
 
-  m.def("launch", &launch, "kernel"_a, "backend"_a, "args"_a, "grid"_a, "meta"_a, "num_warps"_a, "num_stages"_a,
-        "debug"_a, "portable"_a, "do_not_specialize"_a, "do_not_specialize_on_alignment"_a, "run"_a,
+  nb::class_<LaunchCache>(m, "LaunchCache", "The specializations one tritium.jit function launched (see launch).")
+      .def(nb::init<>())
+      .def("__len__", [](const LaunchCache& c) { return c.entries.size(); });
+
+  m.def("launch", &launch, "cache"_a, "kernel"_a, "backend"_a, "args"_a, "grid"_a, "meta"_a, "num_warps"_a, "num_stages"_a,
+        "debug"_a, "numerics"_a, "do_not_specialize"_a, "do_not_specialize_on_alignment"_a, "run"_a,
         "Specializes `kernel` on `args` (one per runtime parameter) and the constexprs in `meta`, compiles it "
-        "(cached) for `backend` ('' picks it from where the tensors live) and, when `run`, launches it over `grid` "
+        "(cached) for `backend` ('': $TRITIUM_BACKEND, else from where the tensors live) with `numerics` ('': "
+        "$TRITIUM_NUMERICS, else native) and, when `run`, launches it over `grid` "
         "(a tuple of 1 to 3 ints) without waiting where the backend allows it.");
 }

@@ -4,7 +4,8 @@ A launch runs on, in order of precedence:
 
 1. the backend given to ``tritium.set_backend(name)`` ("cpu", "cuda", "interp", "opencl",
    "metal", "msl-emu"; ``None`` clears it);
-2. the ``TRITIUM_BACKEND`` environment variable (read at each launch);
+2. the ``TRITIUM_BACKEND`` environment variable (read at each launch, in C++ through
+   getenv, which sees changes made through ``os.environ``);
 3. the memory its tensors live in: CUDA memory (torch CUDA tensors, CuPy) -> "cuda",
    host memory (numpy, torch CPU tensors) -> "cpu".
 
@@ -66,11 +67,6 @@ def set_numerics(mode):
     if mode not in (None, "native", "portable"):
         raise ValueError(f"numerics must be 'native' or 'portable', got {mode!r}")
     _numerics = mode
-
-
-def portable() -> bool:
-    mode = _numerics or os.environ.get("TRITIUM_NUMERICS", "native")
-    return mode == "portable"
 
 
 def note_used(name: str):

@@ -225,6 +225,7 @@ class JITFunction(KernelInterface):
         self.do_not_specialize_on_alignment = names_of(do_not_specialize_on_alignment)
         self._binder = _make_binder(fn.__name__, self.signature)
         self._kernel = None
+        self._launch_cache = _C.LaunchCache()  # this function's specializations, by launch key
         self._runtime_idx = None
         self._constexpr_idx = None
         functools.update_wrapper(self, fn)
@@ -289,8 +290,8 @@ class JITFunction(KernelInterface):
             named["num_warps"] = num_warps
             named["num_stages"] = num_stages
             grid = grid(named)
-        r = _C.launch(kernel, _backend.chosen(), runtime, grid, meta, num_warps, num_stages, bool(debug),
-                      _backend.portable(), self.do_not_specialize, self.do_not_specialize_on_alignment, not warmup)
+        r = _C.launch(self._launch_cache, kernel, _backend._backend or "", runtime, grid, meta, num_warps, num_stages, bool(debug),
+                      _backend._numerics or "", self.do_not_specialize, self.do_not_specialize_on_alignment, not warmup)
         _backend.note_used(r.backend)
         return CompiledKernel(r)
 

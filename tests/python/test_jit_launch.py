@@ -129,6 +129,40 @@ def test_specialization_on_ints_and_alignment(kernels, rng):
     assert sig.split(", ")[0] == "*fp32"
 
 
+def test_repeated_launches_pick_the_right_specialization(kernels, rng, monkeypatch):
+    """Launches alternate between specializations (int == 1, % 16, other; aligned and
+    unaligned pointers; another BLOCK, num_warps, numerics): each launch computes its own
+    result and reports its own signature and meta, and a repeated launch adds no cache entry."""
+    k = kernels.add_kernel
+    base = np.zeros(80, dtype=np.float32)
+    if base.ctypes.data % 16 != 0:
+        pytest.skip("numpy array not 16-byte aligned")
+    seen = set()
+    cases = [(64, 0, 64, 4, None), (1, 0, 64, 4, None), (7, 0, 64, 4, None), (64, 1, 64, 4, None),
+             (48, 0, 16, 4, None), (48, 0, 16, 8, None), (48, 0, 16, 8, "portable")]
+    for n, off, block, warps, numerics in cases * 2:
+        if numerics:
+            monkeypatch.setenv("TRITIUM_NUMERICS", numerics)
+        else:
+            monkeypatch.delenv("TRITIUM_NUMERICS", raising=False)
+        x = base.copy()
+        x[:] = rng.standard_normal(80).astype(np.float32)
+        x = x[off:off + 64]
+        y = rng.standard_normal(64).astype(np.float32)
+        out = poisoned(64, np.float32)
+        before = len(k._launch_cache)
+        ck = k[(tritium.cdiv(n, block),)](x, y, out, n, BLOCK=block, num_warps=warps)
+        np.testing.assert_array_equal(out[:n], (x[:n].astype(np.float64) + y[:n]).astype(np.float32))
+        assert np.isnan(out[n:]).all()  # nothing past n written
+        sig = ck.signature.split(", ")
+        assert sig[0] == ("*fp32:16" if off == 0 else "*fp32")
+        assert sig[3] == ("i32:1" if n == 1 else "i32:16" if n % 16 == 0 else "i32")
+        assert ck.metadata["n"] == n and ck.metadata["BLOCK"] == block and ck.metadata["num_warps"] == warps
+        key = (n == 1, n % 16 == 0, off, block, warps, numerics)
+        assert len(k._launch_cache) == before + (key not in seen)
+        seen.add(key)
+
+
 def test_int64_arguments_are_i64(kernels, rng):
     x = rng.standard_normal(8).astype(np.float32)
     out = poisoned(8, np.float32)

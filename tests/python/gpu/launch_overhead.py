@@ -7,7 +7,8 @@ host side: binding, specialization key, cache lookup, argument packing and the d
 call. A round times 2,000 launches of one JIT (then synchronizes; the per-launch figure is
 total / 2,000); rounds interleave A (upstream) B (tritium) A' B' ..., 15 of each, and the
 medians are reported with the A-vs-A' and B-vs-B' noise (median |X/X' - 1| over rounds).
-Both kernels' outputs are checked against a float64 reference first (exact: one fp32 add).
+A fifth series times tritium's kernel.warmup (the same host work without the driver call), to
+split tritium's figure. Both kernels' outputs are checked against a float64 reference first (exact: one fp32 add).
 Prints a table and writes --json.
 """
 
@@ -42,6 +43,14 @@ def per_launch_us(k, args, n=2000):
     return (time.perf_counter() - t0) / n * 1e6
 
 
+def per_warmup_us(k, args, n=2000):
+    """tritium's host side without the driver call: bind, specialize, look the kernel up."""
+    t0 = time.perf_counter()
+    for _ in range(n):
+        k.warmup(*args, BLOCK=1024, grid=(1,))
+    return (time.perf_counter() - t0) / n * 1e6
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--json")
@@ -67,6 +76,7 @@ def main():
         rounds["tritium"].append(per_launch_us(tritium_add, args))
         rounds["triton'"].append(per_launch_us(add_kernel, args))
         rounds["tritium'"].append(per_launch_us(tritium_add, args))
+        rounds.setdefault("tritium warmup only", []).append(per_warmup_us(tritium_add, args))
     med = {k: statistics.median(v) for k, v in rounds.items()}
     noise = {k: statistics.median(abs(p / q - 1) for p, q in zip(rounds[k], rounds[k + "'"]))
              for k in ("triton", "tritium")}
@@ -74,6 +84,7 @@ def main():
     print(f"{'jit':10} {'us/launch':>10} {'noise':>8}")
     for k in ("triton", "tritium"):
         print(f"{k:10} {med[k]:10.2f} {noise[k] * 100:7.1f}%")
+    print(f"(tritium's host side without the driver call, kernel.warmup: {med['tritium warmup only']:.2f} us)")
     print(f"tritium / triton launch time: {statistics.median(ratios):.3f} (median of per-round ratios; < 1: tritium "
           f"launches faster), rounds {a.rounds}, torch {torch.__version__}, triton {triton.__version__}, "
           f"{torch.cuda.get_device_name()}")
