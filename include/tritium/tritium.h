@@ -554,6 +554,13 @@ class CompiledKernel {
   const std::string& ir() const;
   /// The backend's generated source (C++ for cpu; the IR text for interp).
   const std::string& source() const;
+  /// The kernel's assembly of kind `kind`, as text: "ptx" on cuda (the PTX of the CUDA C++
+  /// that source() returns, for the GPU's compute capability, compiled on demand with the
+  /// options of the loaded cubin; NVRTC output is cached on disk). Throws Error(Usage)
+  /// naming the kinds this backend has when it has no `kind`.
+  std::string assembly(const std::string& kind) const;
+  /// The kinds assembly() accepts on this kernel's backend (empty for cpu and interp).
+  std::vector<std::string> assembly_kinds() const;
 
   /// Launches over `grid` with one argument per runtime parameter (arguments(), in order)
   /// and waits for completion. Throws Error(Argument) naming the parameter when the count,

@@ -214,7 +214,9 @@ NB_MODULE(_C, m) {
       .def_prop_ro("signature", &CompiledKernel::signature)
       .def_prop_ro("backend", &CompiledKernel::backend)
       .def_prop_ro("ir", &CompiledKernel::ir)
-      .def_prop_ro("source", &CompiledKernel::source);
+      .def_prop_ro("source", &CompiledKernel::source)
+      .def_prop_ro("assembly_kinds", &CompiledKernel::assembly_kinds)
+      .def("assembly", &CompiledKernel::assembly, "kind"_a, "The kernel's assembly of `kind` (\"ptx\" on cuda).");
 
   nb::class_<Kernel>(m, "Kernel")
       .def_prop_ro("name", &Kernel::name)

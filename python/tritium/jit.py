@@ -33,6 +33,7 @@ Errors: ``tritium.CompilationError`` (the construct and file:line:col),
 
 from __future__ import annotations
 
+import collections.abc
 import functools
 import inspect
 import linecache
@@ -128,7 +129,8 @@ class CompiledKernel:
     constexprs in place); ``backend``; ``grid`` (x, y, z); ``metadata`` (num_warps,
     num_stages, the meta-parameters); ``asm``: the generated code by kind, ``"ir"`` (the
     kernel IR after the pass pipeline) and the backend's source (``"cpp"`` for cpu,
-    ``"cuda"`` for cuda, ``"ir"`` only for interp).
+    ``"cuda"`` for cuda, ``"ir"`` only for interp) and, on cuda, ``"ptx"`` (compiled when
+    first read).
     """
 
     __slots__ = ("_r", "__dict__")
@@ -157,16 +159,46 @@ class CompiledKernel:
         return dict(self._r.meta)
 
     @functools.cached_property
-    def asm(self) -> dict:
-        k = self._r.kernel
-        out = {"ir": k.ir}
-        kind = {"cpu": "cpp", "cuda": "cuda", "opencl": "opencl", "metal": "msl", "msl-emu": "msl"}.get(self.backend)
-        if kind:
-            out[kind] = k.source
-        return out
+    def asm(self) -> "_Assembly":
+        return _Assembly(self._r.kernel, self.backend)
 
     def __repr__(self):
         return f"CompiledKernel({self.name}[{self.signature}] on {self.backend})"
+
+
+class _Assembly(collections.abc.Mapping):
+    """``CompiledKernel.asm``: generated code by kind, each produced when first read (the PTX
+    of a cuda kernel is an NVRTC compile)."""
+
+    _SOURCE_KIND = {"cpu": "cpp", "cuda": "cuda", "opencl": "opencl", "metal": "msl", "msl-emu": "msl"}
+
+    def __init__(self, kernel, backend):
+        self._k = kernel
+        self._kinds = ["ir"]
+        src = self._SOURCE_KIND.get(backend)
+        if src:
+            self._kinds.append(src)
+        self._extra = list(kernel.assembly_kinds)
+        self._kinds += self._extra
+        self._done = {}
+
+    def __getitem__(self, kind):
+        if kind not in self._done:
+            if kind == "ir":
+                self._done[kind] = self._k.ir
+            elif kind in self._extra:
+                self._done[kind] = self._k.assembly(kind)
+            elif kind in self._kinds:
+                self._done[kind] = self._k.source
+            else:
+                raise KeyError(f"{kind!r}: this kernel's asm has {', '.join(self._kinds)}")
+        return self._done[kind]
+
+    def __iter__(self):
+        return iter(self._kinds)
+
+    def __len__(self):
+        return len(self._kinds)
 
 
 class KernelInterface:

@@ -1,5 +1,8 @@
 // Kernel::compile / Kernel::ir (with the in-memory cache) and CompiledKernel.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include "api/api_internal.h"
 #include "api/launch_args.h"
@@ -61,6 +64,22 @@ std::string CompiledKernel::backend() const { return state_->device->name(); }
 const std::vector<ArgInfo>& CompiledKernel::arguments() const { return state_->args; }
 const std::string& CompiledKernel::ir() const { return state_->ir_text; }
 const std::string& CompiledKernel::source() const { return state_->loaded->source(); }
+
+std::vector<std::string> CompiledKernel::assembly_kinds() const { return state_->loaded->assembly_kinds(); }
+
+std::string CompiledKernel::assembly(const std::string& kind) const {
+  const std::vector<std::string> kinds = state_->loaded->assembly_kinds();
+  if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+    throw Error(ErrorKind::Usage, fmt::format("kernel '{}': the {} backend has no '{}' assembly ({})", state_->name,
+                                              state_->device->name(), kind,
+                                              kinds.empty() ? std::string("it has none; source() is its code")
+                                                            : "it has: " + fmt::format("{}", fmt::join(kinds, ", "))));
+  try {
+    return state_->loaded->assembly(kind);
+  } catch (...) {
+    detail::rethrow_as_error(ErrorKind::Device, fmt::format("producing the {} of kernel '{}'", kind, state_->name));
+  }
+}
 
 void CompiledKernel::launch(const Grid& grid, const std::vector<Arg>& args) const { launch_impl(grid, args, true); }
 

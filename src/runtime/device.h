@@ -45,6 +45,14 @@ class LoadedKernel {
   }
   /// Generated source (C++ for cpu), for --emit and debugging.
   virtual const std::string& source() const = 0;
+  /// The backend's assembly of kind `kind` ("ptx" on cuda), or "" when it has none of that
+  /// kind (the default).
+  virtual std::string assembly(const std::string& kind) const {
+    (void)kind;
+    return {};
+  }
+  /// The kinds assembly() serves (e.g. {"ptx"}).
+  virtual std::vector<std::string> assembly_kinds() const { return {}; }
 };
 
 class Device {

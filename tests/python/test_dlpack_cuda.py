@@ -1,5 +1,6 @@
 """Launches on the cuda backend with CUDA-resident DLPack tensors other than torch's: CuPy
-arrays and JAX arrays (issue 5: "any object with __dlpack__ ... with zero copies").
+arrays and JAX arrays (issue 5: "any object with __dlpack__ ... with zero copies"); and the
+PTX in a cuda kernel's asm.
 
 Skipped unless the cuda backend is available and the library is importable (the H200
 image has both; CI has neither). Zero copy: the output is a CuPy array written in place by
@@ -83,6 +84,16 @@ def test_jax_arrays(kernels, rng):
     tritium.synchronize()
     assert ck.backend == "cuda"
     np.testing.assert_array_equal(cp.asnumpy(out), reference(hx, hy))
+
+
+def test_asm_has_the_ptx(kernels, rng):
+    cp = pytest.importorskip("cupy")
+    x = cp.asarray(rng.standard_normal(64).astype(np.float32))
+    out = cp.full(64, cp.nan, dtype=cp.float32)
+    ck = kernels.add_kernel.warmup(x, x, out, 64, BLOCK=64, grid=(1,))
+    assert list(ck.asm) == ["ir", "cuda", "ptx"]
+    assert "__global__" in ck.asm["cuda"]
+    assert ".entry" in ck.asm["ptx"] and ".target sm_" in ck.asm["ptx"]
 
 
 def test_host_and_cuda_tensors_mixed_is_an_error(kernels, rng):

@@ -206,6 +206,9 @@ def test_warmup_compiles_without_launching(kernels, rng):
     assert "ir" in k.asm and "cpp" in k.asm
     assert "add_kernel" in k.asm["cpp"]
     assert "tt.load" in k.asm["ir"] or "load" in k.asm["ir"]
+    assert list(k.asm) == ["ir", "cpp"]
+    with pytest.raises(KeyError, match="ir, cpp"):
+        k.asm["ptx"]  # the cpu backend has no PTX
 
 
 def test_calling_a_kernel_directly_is_an_error(kernels):

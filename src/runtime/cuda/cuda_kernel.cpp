@@ -30,15 +30,25 @@ CudaCompiled compile_cuda(const ir::Module& m, const CodegenOptions& opts, Nvrtc
                              "allows {} — smaller blocks reduce it",
                              fn->name, c.src.shared_bytes, shared_limit));
   }
+  c.image = nvrtc_compile(c.src.source, c.src.entry + ".cu", target, nvrtc_options(c.src, arch));
+  return c;
+}
+
+NvrtcOptions nvrtc_options(const codegen::CudaKernelSource& src, const std::string& arch) {
   NvrtcOptions o;
   o.arch = arch;
   // wgmma exists only in the architecture-specific sm_90a (not forward compatible: this
   // image runs on compute capability 9.0 exactly, the GPU it was rendered for).
-  if (c.src.sm90a && !arch.empty() && arch.back() != 'a') o.arch += "a";
+  if (src.sm90a && !arch.empty() && arch.back() != 'a') o.arch += "a";
   o.fmad = false;  // the interpreter's roundings, in both numerics modes (cuda_codegen.h)
   o.extra = {"--device-int128", "-diag-suppress=177,550"};  // 128-bit products; unused prelude helpers
-  c.image = nvrtc_compile(c.src.source, c.src.entry + ".cu", target, o);
-  return c;
+  return o;
+}
+
+std::string ptx_of(const codegen::CudaKernelSource& src, const std::string& arch) {
+  std::string virt = arch;  // "sm_90" -> "compute_90": the PTX of the same compute capability
+  if (virt.rfind("sm_", 0) == 0) virt = "compute_" + virt.substr(3);
+  return nvrtc_compile(src.source, src.entry + ".cu", NvrtcTarget::Ptx, nvrtc_options(src, virt)).bytes;
 }
 
 std::string failure_message(const codegen::CudaKernelSource& src, const std::string& kernel, uint64_t key,
@@ -84,6 +94,10 @@ class CudaLoadedKernel final : public LoadedKernel {
     launch(grid, args);  // the failure word is read back after the kernel, so it waits
   }
   const std::string& source() const override { return c_.src.source; }
+  std::string assembly(const std::string& kind) const override {
+    return kind == "ptx" ? ptx_of(c_.src, dev_.arch()) : std::string();
+  }
+  std::vector<std::string> assembly_kinds() const override { return {"ptx"}; }
 
  private:
   static constexpr uint64_t kNoFailure = ~uint64_t{0};
@@ -139,14 +153,17 @@ class CudaLoadedKernel final : public LoadedKernel {
 
 class CompileOnlyKernel final : public LoadedKernel {
  public:
-  explicit CompileOnlyKernel(std::string source) : source_(std::move(source)) {}
+  CompileOnlyKernel(std::string source, std::string ptx) : source_(std::move(source)), ptx_(std::move(ptx)) {}
   void launch(const std::array<int32_t, 3>&, const std::vector<tritium_arg>&) override {
     throw std::runtime_error("nvrtc-check device: kernels are compiled, never launched");
   }
   const std::string& source() const override { return source_; }
+  std::string assembly(const std::string& kind) const override { return kind == "ptx" ? ptx_ : std::string(); }
+  std::vector<std::string> assembly_kinds() const override { return {"ptx"}; }
 
  private:
   std::string source_;
+  std::string ptx_;
 };
 
 class NvrtcCheckDevice final : public Device {
@@ -167,7 +184,7 @@ class NvrtcCheckDevice final : public Device {
   std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) override {
     CudaCompiled ptx = compile_cuda(m, opts, NvrtcTarget::Ptx, kDefaultPtxArch, kSm90SharedLimit);
     compile_cuda(m, opts, NvrtcTarget::Cubin, kDefaultCubinArch, kSm90SharedLimit);
-    return std::make_unique<CompileOnlyKernel>(ptx.src.source);
+    return std::make_unique<CompileOnlyKernel>(ptx.src.source, ptx.image.bytes);
   }
   void synchronize() override {}
 };

@@ -35,6 +35,14 @@ inline constexpr int64_t kSm90SharedLimit = 232448;
 /// needing more than `shared_limit` bytes of shared memory per program (at the kernel's
 /// location, with both figures), NvrtcCompileError when the generated source does not
 /// compile (an internal error: the log is in the message).
+/// NVRTC's options for a rendered kernel and `arch` ("sm_90" / "compute_90"; "a" is added
+/// when the kernel uses sm_90a instructions).
+NvrtcOptions nvrtc_options(const codegen::CudaKernelSource& src, const std::string& arch);
+
+/// The PTX of a rendered kernel for the compute capability of `arch` ("sm_90" -> compute_90),
+/// with the options the cubin was built with. Throws NvrtcCompileError.
+std::string ptx_of(const codegen::CudaKernelSource& src, const std::string& arch);
+
 CudaCompiled compile_cuda(const ir::Module& m, const CodegenOptions& opts, NvrtcTarget target, const std::string& arch,
                           int64_t shared_limit = kSm90SharedLimit);
 
