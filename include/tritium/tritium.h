@@ -443,6 +443,13 @@ class Module {
   /// The jit function `name`. Throws Error(NotFound) listing the kernels found, and
   /// CompileError when its definition does not parse or has `*args` / `**kwargs`.
   Kernel kernel(const std::string& name) const;
+  /// Values of module-level names as the host language evaluated them (the Python package
+  /// passes the `tl.constexpr(...)` globals of the kernel's module, whatever expression
+  /// computed them). In kernels of this module they take the place of the source's own
+  /// evaluation of those names; other modules' names are unaffected. Must be called before
+  /// the first compile of any kernel of this module (copies share it): afterwards it throws
+  /// Error(Usage), as compiled kernels may have used the old values.
+  void set_host_globals(const std::map<std::string, ConstexprValue>& values);
 
  private:
   explicit Module(std::shared_ptr<detail::ModuleState> s) : state_(std::move(s)) {}

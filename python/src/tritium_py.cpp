@@ -228,7 +228,18 @@ NB_MODULE(_C, m) {
                   "Parses `text` as a Python file named `name` in diagnostics.")
       .def_prop_ro("name", &Module::name)
       .def("kernel_names", &Module::kernel_names)
-      .def("kernel", &Module::kernel, "name"_a);
+      .def("kernel", &Module::kernel, "name"_a)
+      .def(
+          "set_host_globals",
+          [](Module& m, nb::dict d) {
+            std::map<std::string, ConstexprValue> values;
+            for (auto [k, v] : d) {
+              const std::string name = nb::cast<std::string>(k);
+              values[name] = to_constexpr(v, name);
+            }
+            m.set_host_globals(values);
+          },
+          "values"_a, "Module-level names' values as Python computed them (tritium::Module::set_host_globals).");
 
   nb::class_<LaunchResult>(m, "LaunchResult")
       .def_ro("kernel", &LaunchResult::kernel)

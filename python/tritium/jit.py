@@ -117,9 +117,26 @@ def _module_for(fn) -> "_C.Module":
             raise CompilationError(f"tritium.jit: the source of '{fn.__qualname__}' ({path}) is not available; "
                                    "tritium compiles kernels from their source file")
         m = _C.Module.from_string(text, path)
+    m.set_host_globals(_constexpr_globals(fn.__globals__))
     with _modules_lock:
         _modules[key] = m
     return m
+
+
+def _constexpr_globals(scope: dict) -> dict:
+    """The ``X = tl.constexpr(...)`` globals of a kernel's module, by the values Python
+    computed (upstream Triton reads them from the function's globals, whatever expression
+    made them; tritium's frontend evaluates only the expressions it knows). Values that are
+    not an int, float, bool, str or tritium dtype are left to the frontend. Captured when the
+    module is first compiled, as upstream captures them at compile time."""
+    out = {}
+    for name, v in scope.items():
+        if type(v).__name__ != "constexpr" or not hasattr(v, "value"):
+            continue
+        x = v.value
+        if isinstance(x, (bool, int, float, str)) or hasattr(x, "_tritium_dtype"):
+            out[name] = x
+    return out
 
 
 class CompiledKernel:

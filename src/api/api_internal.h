@@ -34,6 +34,9 @@ struct ModuleState {
   /// and canonicalized), the named constexprs, options and device: a launch that repeats
   /// an earlier one's specialization skips the signature parsing (guarded by `mu`).
   std::unordered_map<std::string, CompiledKernel> jit_cache;
+  /// Module::set_host_globals's values (frozen once `compiled` is set).
+  std::map<std::string, frontend::ConstexprValue> host_globals;
+  bool compiled = false;  ///< a kernel of this module was lowered (guarded by `mu`)
 };
 
 /// Everything a CompiledKernel handle shares.

@@ -61,6 +61,17 @@ std::vector<std::string> Module::kernel_names() const {
   }
 }
 
+void Module::set_host_globals(const std::map<std::string, ConstexprValue>& values) {
+  std::map<std::string, frontend::ConstexprValue> converted;
+  for (const auto& [k, v] : values) converted[k] = detail::to_frontend(v);
+  std::lock_guard<std::mutex> lock(state_->mu);
+  if (state_->compiled)
+    throw Error(ErrorKind::Usage, fmt::format("Module::set_host_globals({}): a kernel of this module was already "
+                                              "compiled with the earlier values",
+                                              state_->source ? state_->source->name() : std::string("?")));
+  state_->host_globals = std::move(converted);
+}
+
 Kernel Module::kernel(const std::string& name) const {
   std::vector<std::string> names = kernel_names();
   const frontend::FunctionDef* fn = nullptr;

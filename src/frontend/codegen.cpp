@@ -14,13 +14,6 @@ namespace {
 
 using cg::fail;
 
-CValue constexpr_value(const ConstexprValue& v) {
-  if (auto* i = std::get_if<int64_t>(&v)) return CValue::of_int(*i);
-  if (auto* d = std::get_if<double>(&v)) return CValue::of_float(*d);
-  if (auto* b = std::get_if<bool>(&v)) return CValue::of_bool(*b);
-  if (auto* t = std::get_if<DTypeValue>(&v)) return CValue::of_dtype(ir::Type::of(t->type));
-  return CValue::of_str(std::get<std::string>(v));
-}
 
 // Binds the launch specialization to the kernel's parameters (see codegen.h): positional
 // entries first, then named ones. Constexpr parameters take a Constexpr entry or their
@@ -83,7 +76,7 @@ void bind_kernel_params(cg::GenState& st, cg::FunctionGen& g, ir::Function& kf, 
       fail(p.loc, "parameter '" + p.name + "' of kernel '" + kname +
                       "' is not tl.constexpr but the specialization gives the constant " + a.str());
     if (cx) {
-      g.bind(p.name, constexpr_value(a.value));
+      g.bind(p.name, cg::constexpr_value(a.value));
       continue;
     }
     bool ptr = a.kind == ArgSpec::Kind::Pointer;

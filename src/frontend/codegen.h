@@ -16,6 +16,9 @@ struct GenOptions {
   bool debug = false;     // tl.device_assert active
   int num_warps = 4;      // visible to kernels? (not in Triton's language) — kept for completeness
   int num_stages = 3;
+  /// Values of the kernel module's globals as the host evaluated them (tritium::Module::
+  /// set_host_globals); they replace the source's evaluation of those names. Not owned.
+  const std::map<std::string, ConstexprValue>* host_globals = nullptr;
 };
 
 /// Generates IR for kernel `kernel_name` of `module` specialized by `spec`.

@@ -11,6 +11,15 @@
 
 namespace tritium::frontend::cg {
 
+CValue constexpr_value(const ConstexprValue& v) {
+  if (auto* i = std::get_if<int64_t>(&v)) return CValue::of_int(*i);
+  if (auto* d = std::get_if<double>(&v)) return CValue::of_float(*d);
+  if (auto* b = std::get_if<bool>(&v)) return CValue::of_bool(*b);
+  if (auto* t = std::get_if<DTypeValue>(&v)) return CValue::of_dtype(ir::Type::of(t->type));
+  return CValue::of_str(std::get<std::string>(v));
+}
+
+
 void fail(SrcLoc loc, const std::string& msg) { throw CompileError(loc, msg); }
 
 namespace {
@@ -97,6 +106,12 @@ void ModuleEnv::ensure_executed(GenState& st) {
   if (executed_) return;
   executed_ = true;  // set first: lookups during execution see the names bound so far
   for (const auto& s : module_.body) exec(st, *s);
+  if (host_values)
+    for (const auto& [name, v] : *host_values) {
+      Binding b;
+      b.value = constexpr_value(v);
+      names_[name] = b;
+    }
 }
 
 std::optional<CValue> ModuleEnv::lookup(GenState& st, const std::string& name, SrcLoc use) {
@@ -381,6 +396,7 @@ void ModuleEnv::exec(GenState& st, const Stmt& s) {
 GenState::GenState(const Module& m, const GenOptions& o, ir::Module& out_module)
     : module(m), opts(o), out(out_module), env(m) {
   scratch_.name = "<module constants>";
+  env.host_values = o.host_globals;
 }
 
 GenState::~GenState() = default;

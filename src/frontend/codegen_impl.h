@@ -54,6 +54,9 @@ bool is_constexpr_annotation(const Expr* annotation);
 /// when their `def` is reached, and the last binding of a name wins. A statement that
 /// cannot be evaluated (host code) binds its names to an error raised only when a kernel
 /// uses them.
+/// A specialization's / the host's constexpr value as a compile-time value.
+CValue constexpr_value(const ConstexprValue& v);
+
 class ModuleEnv {
  public:
   explicit ModuleEnv(const Module& m) : module_(m) {}
@@ -90,6 +93,11 @@ class ModuleEnv {
   const Module& module_;
   bool executed_ = false;
   std::map<std::string, Binding> names_;
+ public:
+  /// Host-evaluated values (GenOptions::host_globals) applied after the module's own
+  /// statements run; set before the first lookup.
+  const std::map<std::string, ConstexprValue>* host_values = nullptr;
+ private:
   std::vector<std::string> star_imports_;  // namespaces of `from M import *`, in order
   std::map<const Param*, Binding> defaults_;
 };

@@ -80,6 +80,50 @@ def test_helpers_from_another_module_and_constexpr_globals(as_triton, write_modu
     assert "BLOCK=128" in k.signature
 
 
+COMPUTED = """
+import os
+import numpy as np
+import triton
+import triton.language as tl
+
+
+def pick_block():  # host code the frontend does not evaluate
+    return int(np.sqrt(4096))
+
+
+BLOCK = tl.constexpr(pick_block())
+SCALE = tl.constexpr(float(np.float32(0.5)) * 3)
+DT = tl.constexpr(tl.float16 if os.getpid() > 0 else tl.float32)  # fp16
+
+
+@triton.jit
+def computed_kernel(x_ptr, out_ptr, n):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, (tl.load(x_ptr + offs, mask=m) * SCALE + 0.1).to(DT), mask=m)
+"""
+
+
+def test_constexpr_globals_computed_by_host_code(as_triton, write_module, rng):
+    # Upstream Triton takes a tl.constexpr global's value from the function's globals,
+    # whatever Python computed it with: here BLOCK = 64, SCALE = 1.5, DT = fp16. The
+    # reference: x * 1.5 is exact in fp32; + 0.1 (fp32) is one correctly rounded fp32 add,
+    # which float64 reproduces when rounded to fp32; then one rounding to fp16 (the store
+    # widens it back to fp32 exactly): bit-exact.
+    mod = write_module("computed_mod", COMPUTED)
+    n = 1000
+    x = small_ints(rng, n)
+    out = poisoned(n, np.float32)
+    k = mod.computed_kernel[(tritium.cdiv(n, 64),)](x, out, n)
+    ref = (x.astype(np.float64) * 1.5 + np.float64(np.float32(0.1))).astype(np.float32).astype(np.float16)
+    np.testing.assert_array_equal(out, ref.astype(np.float32))
+    # BLOCK is 64, not another power of two: 8 programs write exactly the first 512 elements.
+    out2 = poisoned(n, np.float32)
+    mod.computed_kernel[(8,)](x, out2, n)
+    np.testing.assert_array_equal(out2[:512], out[:512])
+    assert np.isnan(out2[512:]).all()
+
+
 def test_libdevice(as_triton, write_module, rng):
     mod = write_module("libdevice_mod", LIBDEVICE)
     n = 777
