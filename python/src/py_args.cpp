@@ -69,11 +69,21 @@ std::string what(const Kernel& kernel, size_t i) {
 [[noreturn]] void type_error(const std::string& msg) { throw nb::type_error(msg.c_str()); }
 [[noreturn]] void value_error(const std::string& msg) { throw nb::value_error(msg.c_str()); }
 
-// Types whose objects passed the torch-style check (data_ptr() and dtype) once: later
-// objects of the same type skip the hasattr probes (a launch passes the same types again).
+// torch's tensor types (defined in a module under "torch") that passed the torch-style
+// check once: later objects of the same type skip the hasattr probes. Only torch's types
+// are remembered: they live as long as torch is loaded (never unloaded), so no reference
+// is kept and no address can be reused by another type.
 std::unordered_set<PyTypeObject*>& torch_like_types() {
-  static auto* s = new std::unordered_set<PyTypeObject*>();  // types are immortal enough: kept referenced
+  static auto* s = new std::unordered_set<PyTypeObject*>();
   return *s;
+}
+
+bool defined_by_torch(nb::handle type) {
+  if (!nb::hasattr(type, "__module__")) return false;
+  nb::object m = type.attr("__module__");
+  if (!nb::isinstance<nb::str>(m)) return false;
+  const std::string s = nb::cast<std::string>(m);
+  return s == "torch" || s.rfind("torch.", 0) == 0;
 }
 
 bool is_torch_like(nb::handle h) {
@@ -82,8 +92,7 @@ bool is_torch_like(nb::handle h) {
   if (known.count(t)) return true;
   if (nb::hasattr(h, "data_ptr") && nb::hasattr(h, "dtype") && nb::hasattr(h, "nbytes") &&
       nb::hasattr(h, "get_device") && nb::hasattr(h, "is_cuda")) {
-    Py_INCREF(reinterpret_cast<PyObject*>(t));
-    known.insert(t);
+    if (defined_by_torch(nb::handle(reinterpret_cast<PyObject*>(t)))) known.insert(t);
     return true;
   }
   return false;
@@ -135,16 +144,16 @@ TensorView view_of(nb::handle h, const Kernel& kernel, size_t i) {
     }
     return v;
   }
-  nb::ndarray<> a;
+  nb::ndarray<nb::ro> a;  // read-only arrays too (as upstream passes data_ptr()); writing one is the kernel's choice
   try {
-    a = nb::cast<nb::ndarray<>>(h);
+    a = nb::cast<nb::ndarray<nb::ro>>(h);
   } catch (const std::exception&) {
     type_error(what(kernel, i) + ": " + nb::cast<std::string>(nb::repr(h.type())) +
                " is not a tensor tritium can read (numpy array, DLPack tensor or an object with data_ptr() and dtype)");
   }
   v.dtype = dlpack_dtype(a.dtype());
   v.dtype_text = "DLPack code " + std::to_string(a.dtype().code) + ", " + std::to_string(a.dtype().bits) + " bits";
-  v.ptr = a.data();
+  v.ptr = const_cast<void*>(a.data());
   // Bytes from the data pointer to one past the last element (strides in elements).
   int64_t last = 0;
   bool empty = false;

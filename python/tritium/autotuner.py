@@ -98,7 +98,7 @@ class Autotuner(KernelInterface):
         self.early_config_prune = prune_configs_by.get("early_config_prune")
         self.perf_model = prune_configs_by.get("perf_model")
         self.configs_top_k = prune_configs_by.get("top_k", 1.0)
-        self.warmup = warmup
+        self.num_warmups = warmup  # do_bench's warmup (ms); not named `warmup`: that is the method
         self.rep = rep
         self.custom_do_bench = do_bench
         self.cache = {}
@@ -137,7 +137,7 @@ class Autotuner(KernelInterface):
             if self.custom_do_bench:
                 t = self.custom_do_bench(launch, quantiles=(0.5, 0.2, 0.8))
             else:
-                t = do_bench(launch, warmup=self.warmup or 25, rep=self.rep or 100, quantiles=(0.5, 0.2, 0.8))
+                t = do_bench(launch, warmup=self.num_warmups or 25, rep=self.rep or 100, quantiles=(0.5, 0.2, 0.8))
             return t[0] if isinstance(t, (list, tuple)) else t
         except CompilationError:
             return float("inf")
@@ -157,11 +157,13 @@ class Autotuner(KernelInterface):
                 top_k = int(len(pruned) * top_k)
             top_k = builtins.max(1, top_k)
             if len(pruned) > top_k:
-                est = {c: self.perf_model(**named, **kwargs, **c.all_kwargs()) for c in pruned}
+                est = {c: self.perf_model(**dict(named, **kwargs, **c.all_kwargs())) for c in pruned}
                 pruned = sorted(est, key=est.get)[:top_k]
         return pruned
 
     def run(self, *args, grid, warmup=False, **kwargs):
+        if warmup:  # compile, never benchmark or launch (e.g. heuristics(...).warmup over autotune)
+            return self.warmup(*args, grid=grid, **kwargs)
         named = self._named(args, kwargs)
         if len(self.configs) > 1:
             key = [named[k] for k in self.keys if k in named]

@@ -33,6 +33,7 @@ Errors: ``tritium.CompilationError`` (the construct and file:line:col),
 
 from __future__ import annotations
 
+import ast
 import collections.abc
 import functools
 import inspect
@@ -121,6 +122,25 @@ def _module_for(fn) -> "_C.Module":
     with _modules_lock:
         _modules[key] = m
     return m
+
+
+def _refuse_redefinition(fn):
+    """tritium compiles a kernel from its file by name: a function defined twice at the top
+    level of one file would run its last definition for both. Refused, naming the lines."""
+    if "<locals>" in fn.__qualname__:
+        return
+    path = inspect.getsourcefile(fn) or fn.__code__.co_filename
+    text = "".join(linecache.getlines(path))
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return  # the frontend reports it
+    lines = [n.lineno for n in tree.body
+             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == fn.__name__]
+    if len(lines) > 1:
+        raise CompilationError(f"{path}:{fn.__code__.co_firstlineno}: '{fn.__name__}' is defined {len(lines)} times "
+                               f"at the top level of its file (lines {', '.join(map(str, lines))}); tritium compiles a "
+                               "kernel from its file by name and would run the last definition: rename one")
 
 
 def _constexpr_globals(scope: dict) -> dict:
@@ -289,6 +309,7 @@ class JITFunction(KernelInterface):
                 raise CompilationError(f"{inspect.getsourcefile(self.fn)}: tritium.jit: no @triton.jit function "
                                        f"'{name}' found there (tritium compiles a kernel from the jit functions "
                                        "of its source file)")
+            _refuse_redefinition(self.fn)
             k = m.kernel(name)
             params = k.parameters
             if [p.name for p in params] != self.arg_names:
@@ -296,6 +317,8 @@ class JITFunction(KernelInterface):
                                        "(was the file edited after import?)")
             self._runtime_idx = [i for i, p in enumerate(params) if not p.is_constexpr]
             self._constexpr_idx = [i for i, p in enumerate(params) if p.is_constexpr]
+            # constexprs None may be passed to: those whose default is None (the default applies)
+            self._none_ok = {p.name for p in params if p.is_constexpr and p.has_default and p.default_text == "None"}
             self._kernel = k
         return self._kernel
 
@@ -332,7 +355,11 @@ class JITFunction(KernelInterface):
         for i in self._constexpr_idx:
             v = values[i]
             if v is None:
-                continue  # the source's default (None) applies
+                if self.arg_names[i] in self._none_ok:
+                    continue  # the source's default (None) applies
+                raise TypeError(f"{self.fn.__name__}: constexpr parameter '{self.arg_names[i]}' is None: tritium "
+                                "passes None only to a constexpr whose default is None (a constexpr value is an "
+                                "int, float, bool, str or dtype)")
             meta[self.arg_names[i]] = v
         if callable(grid):
             named = dict(zip(self.arg_names, values))

@@ -147,7 +147,11 @@ struct Runner {
     const std::string sig = signature(named);
     std::string key = fmt::format("{}|{}|{}|{}|", kernel.name(), sig, detail::options_key(o),
                                   static_cast<const void*>(device.impl().get()));
-    for (const auto& [k, v] : named) key += k + "=" + detail::constexpr_text(v) + ",";
+    // Length-prefixed: a string constexpr holding "," or "=" cannot make two sets collide.
+    for (const auto& [k, v] : named) {
+      const std::string text = detail::constexpr_text(v);
+      key += fmt::format("{}:{}={}:{},", k.size(), k, text.size(), text);
+    }
     std::optional<CompiledKernel> ck;
     if (o.dump_after.empty()) {
       std::lock_guard<std::mutex> lock(module.mu);

@@ -45,6 +45,15 @@ def accumulate_kernel(x_ptr, acc_ptr, n, BLOCK: tl.constexpr):
     tl.atomic_add(acc_ptr + offs, tl.load(x_ptr + offs, mask=m), mask=m)
 
 
+@tritium.heuristics({"EVEN": lambda a: a["n"] % 2 == 0})
+@tritium.autotune(configs=[tritium.Config({"BLOCK": 64}), tritium.Config({"BLOCK": 128})], key=["n"],
+                  prune_configs_by={"perf_model": lambda **kw: kw["BLOCK"] * (1 if kw["n"] > 0 else 2), "top_k": 1})
+@tritium.jit
+def fill_kernel(out_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.full([BLOCK], 7.0, tl.float32) + EVEN, mask=offs < n)
+
+
 @tritium.heuristics({"BLOCK": lambda args: tritium.next_power_of_2(args["n"]),
                      "EVEN": lambda args: args["n"] % args["BLOCK"] == 0})
 @tritium.jit
@@ -113,6 +122,25 @@ def test_heuristics(mod, rng, n):
     block = tritium.next_power_of_2(n)
     assert f"BLOCK={block}" in k.signature
     assert (f"EVEN={'True' if n % block == 0 else 'False'}") in k.signature
+
+
+def test_warmup_of_autotuned_kernels_compiles_without_launching(mod):
+    # Autotuner.warmup is a method (its do_bench option is not named `warmup`), and
+    # heuristics over autotune: warmup compiles every config, benchmarks and launches none.
+    out = poisoned(200, np.float32)
+    grid = lambda m: (tritium.cdiv(200, m["BLOCK"]),)  # noqa: E731
+    compiled = mod.fill_kernel.fn.warmup(out, 200, EVEN=True, grid=grid)
+    assert len(compiled) == 1  # the configs left after perf_model's top_k = 1
+    mod.fill_kernel.warmup(out, 200, grid=grid)
+    assert np.isnan(out).all()
+
+
+def test_perf_model_with_keyword_arguments(mod):
+    # perf_model gets every argument once, keyword-passed ones included; it picks BLOCK=64.
+    out = poisoned(300, np.float32)
+    mod.fill_kernel[lambda m: (tritium.cdiv(300, m["BLOCK"]),)](out, n=300)
+    np.testing.assert_array_equal(out, np.full(300, 8.0, np.float32))  # 7 + EVEN (300 is even)
+    assert mod.fill_kernel.fn.best_config.kwargs["BLOCK"] == 64
 
 
 def test_do_bench_median_and_quantiles(mod):

@@ -18,6 +18,26 @@ def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 
 @tritium.jit
+def act_kernel(out_ptr, ACT: tl.constexpr = "relu", OPT: tl.constexpr = None):
+    if ACT is None:
+        tl.store(out_ptr, 1.0)
+    elif OPT is None:
+        tl.store(out_ptr, 2.0)
+    else:
+        tl.store(out_ptr, 3.0)
+
+
+@tritium.jit
+def pick(A: tl.constexpr, B: tl.constexpr):
+    return 1.0 if A == "1" else 2.0
+
+
+@tritium.jit
+def str_kernel(out_ptr, A: tl.constexpr, B: tl.constexpr):
+    tl.store(out_ptr, pick(A, B))
+
+
+@tritium.jit
 def bad_kernel(x_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(x_ptr + offs, tl.exp(tl.load(x_ptr + offs)))
@@ -73,6 +93,47 @@ def test_bad_constexpr_value(mod):
     x, y, o = arrays()
     with pytest.raises(TypeError, match=r"constexpr 'BLOCK': cannot use \[16\]"):
         mod.add_kernel[(1,)](x, y, o, 16, BLOCK=[16])
+
+
+def test_none_for_a_constexpr_without_a_none_default(mod):
+    out = np.full(1, np.nan, np.float32)
+    with pytest.raises(TypeError, match="constexpr parameter 'ACT' is None"):
+        mod.act_kernel[(1,)](out, None)  # its default is "relu": ignoring None would store 2.0
+    mod.act_kernel[(1,)](out, "relu", None)  # OPT's default is None: None is that default
+    assert out[0] == 2.0
+
+
+def test_string_constexprs_that_look_like_a_key_do_not_collide(mod):
+    # The two launches differ (A is "1',B='2" vs "1"); a cache key built by joining
+    # name=value texts would serve the second with the first's kernel.
+    for a, b, want in (("1',B='2", "3", 2.0), ("1", "2',B='3", 1.0)):
+        out = np.full(1, np.nan, np.float32)
+        mod.str_kernel[(1,)](out, A=a, B=b)
+        assert out[0] == want, (a, b)
+
+
+def test_a_kernel_defined_twice_in_its_file_is_refused(write_module):
+    m = write_module("twice_mod", """
+import tritium
+import tritium.language as tl
+
+
+@tritium.jit
+def k(out_ptr):
+    tl.store(out_ptr, 1.0)
+
+
+first = k
+
+
+@tritium.jit
+def k(out_ptr):
+    tl.store(out_ptr, 2.0)
+""")
+    out = np.full(1, np.nan, np.float32)
+    with pytest.raises(tritium.CompilationError, match=r"'k' is defined 2 times .*lines 7, 15"):
+        m.first[(1,)](out)
+    assert np.isnan(out[0])
 
 
 def test_bad_grid(mod):

@@ -163,6 +163,17 @@ def test_repeated_launches_pick_the_right_specialization(kernels, rng, monkeypat
         seen.add(key)
 
 
+def test_read_only_arrays_are_accepted_as_inputs(kernels, rng):
+    x = rng.standard_normal(64).astype(np.float32)
+    ro = np.frombuffer(x.tobytes(), np.float32)  # read-only
+    y = np.broadcast_to(np.float32(0.5), (64,))  # read-only and stride 0: not contiguous
+    y = np.ascontiguousarray(y)
+    y.flags.writeable = False
+    out = poisoned(64, np.float32)
+    kernels.add_kernel[(1,)](ro, y, out, 64, BLOCK=64)
+    np.testing.assert_array_equal(out, (x.astype(np.float64) + 0.5).astype(np.float32))
+
+
 def test_int64_arguments_are_i64(kernels, rng):
     x = rng.standard_normal(8).astype(np.float32)
     out = poisoned(8, np.float32)
