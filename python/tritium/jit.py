@@ -306,9 +306,12 @@ class JITFunction(KernelInterface):
             m = _module_for(self.fn)
             name = self.fn.__name__
             if name not in m.kernel_names():
-                raise CompilationError(f"{inspect.getsourcefile(self.fn)}: tritium.jit: no @triton.jit function "
-                                       f"'{name}' found there (tritium compiles a kernel from the jit functions "
-                                       "of its source file)")
+                raise CompilationError(f"{inspect.getsourcefile(self.fn)}:{self.fn.__code__.co_firstlineno}: "
+                                       f"tritium.jit: '{name}' is not decorated there as a jit function that tritium "
+                                       "finds: it compiles kernels from their source file, where each must be a "
+                                       "module-level or nested `def` under `@triton.jit`, `@jit`, `@tritium.jit` or "
+                                       "`@triton.jit(...)`; `tritium.jit(fn)` called on a plain function, a "
+                                       "decorator under another name, and methods of a class are not supported")
             _refuse_redefinition(self.fn)
             k = m.kernel(name)
             params = k.parameters

@@ -136,6 +136,23 @@ def k(out_ptr):
     assert np.isnan(out[0])
 
 
+def test_jit_called_on_a_plain_function_is_refused_with_the_supported_forms(write_module):
+    m = write_module("plain_mod", """
+import tritium
+import tritium.language as tl
+
+
+def body(out_ptr):
+    tl.store(out_ptr, 1.0)
+
+
+as_call = tritium.jit(body)
+""")
+    with pytest.raises(tritium.CompilationError, match=r"plain_mod.py:6: tritium.jit: 'body' is not decorated there.*"
+                                                       r"`tritium.jit\(fn\)` called on a plain function"):
+        m.as_call[(1,)](np.zeros(1, np.float32))
+
+
 def test_bad_grid(mod):
     x, y, o = arrays()
     with pytest.raises(TypeError, match="grid"):
