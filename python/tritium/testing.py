@@ -13,6 +13,8 @@ cache between calls and the figure includes the launch overhead.
 ``assert_close(x, y, atol=None, rtol=None, err_msg="")``: both converted to float64 numpy
 arrays (torch tensors through ``.float().cpu()``), then ``numpy.testing.assert_allclose``
 with atol 1e-2 and rtol 0 by default; NaN only matches NaN.
+
+``perf_report`` / ``Benchmark``: the tutorials' benchmark tables (tritium/perf_report.py).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import statistics
 import time
 
 from . import backend as _backend
+from .perf_report import Benchmark, Mark, perf_report  # noqa: F401  (triton.testing's names)
 
 
 def _sync():
