@@ -98,8 +98,8 @@ bool is_torch_like(nb::handle h) {
   return false;
 }
 
-bool is_tensor_like(nb::handle h) {
-  return is_torch_like(h) || nb::hasattr(h, "data_ptr") || nb::hasattr(h, "__dlpack__") ||
+bool is_tensor_like(nb::handle h, bool torch_like) {
+  return torch_like || nb::hasattr(h, "data_ptr") || nb::hasattr(h, "__dlpack__") ||
          nb::hasattr(h, "__array_interface__");
 }
 
@@ -113,9 +113,9 @@ struct TensorView {
   std::string dtype_text;  // for messages when dtype is unsupported
 };
 
-TensorView view_of(nb::handle h, const Kernel& kernel, size_t i) {
+// `torch_like`: is_torch_like(h), computed once by the caller.
+TensorView view_of(nb::handle h, bool torch_like, const Kernel& kernel, size_t i) {
   TensorView v;
-  const bool torch_like = is_torch_like(h);
   if (torch_like || (nb::hasattr(h, "data_ptr") && nb::hasattr(h, "dtype"))) {  // torch (Triton's own test)
     // torch dtypes are singletons: their tritium names are looked up once per dtype.
     static std::unordered_map<PyObject*, std::pair<const char*, std::string>> dtypes;
@@ -187,11 +187,12 @@ ConvertedArgs convert_args(const nb::sequence& args, const Kernel& kernel, const
     nb::handle h = args[i];
     if (h.is_none() || nb::isinstance<nb::bool_>(h) || nb::isinstance<nb::int_>(h) || nb::isinstance<nb::float_>(h))
       continue;
-    if (!is_tensor_like(h))
+    const bool torch_like = is_torch_like(h);
+    if (!is_tensor_like(h, torch_like))
       type_error(what(kernel, i) + ": cannot pass " + nb::cast<std::string>(nb::repr(h.type())) +
                  " to a kernel (expected a tensor, int, float, bool or None)");
     is_tensor[i] = 1;
-    views[i] = view_of(h, kernel, i);
+    views[i] = view_of(h, torch_like, kernel, i);
     const MemorySpace s = views[i].space;
     if (s == MemorySpace::Other) value_error(what(kernel, i) + " lives in memory no tritium backend can address");
     if (first == SIZE_MAX) first = i, seen = s;

@@ -23,7 +23,7 @@ namespace tritium::detail {
 struct ModuleState {
   frontend::SourceRef source;  ///< the text every AST/IR location points into
   frontend::Module ast;        ///< the parse (top-level host code skipped)
-  std::mutex mu;               ///< guards `cache`
+  mutable std::mutex mu;               ///< guards `cache`
   /// Cache key (kernel | specialization | options | device) → compiled kernel.
   std::map<std::string, std::shared_ptr<CompiledState>> cache;
   /// Kernel name → its evaluated decorators (guarded by `mu`).
@@ -36,7 +36,7 @@ struct ModuleState {
   std::unordered_map<std::string, CompiledKernel> jit_cache;
   /// Module::set_host_globals's values (frozen once `compiled` is set).
   std::map<std::string, frontend::ConstexprValue> host_globals;
-  bool compiled = false;  ///< a kernel of this module was lowered (guarded by `mu`)
+  mutable bool compiled = false;  ///< a kernel of this module was lowered (guarded by `mu`)
 };
 
 /// Everything a CompiledKernel handle shares.

@@ -152,8 +152,8 @@ Lowered lower(const ModuleState& module, const std::string& kernel, const std::v
   gen.num_warps = options.num_warps;
   gen.num_stages = options.num_stages;
   {
-    std::lock_guard<std::mutex> lock(const_cast<ModuleState&>(module).mu);
-    const_cast<ModuleState&>(module).compiled = true;  // host_globals are frozen from here on
+    std::lock_guard<std::mutex> lock(module.mu);
+    module.compiled = true;  // host_globals are frozen from here on
   }
   gen.host_globals = &module.host_globals;
   passes::PipelineOptions popts;

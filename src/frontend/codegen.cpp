@@ -14,7 +14,6 @@ namespace {
 
 using cg::fail;
 
-
 // Binds the launch specialization to the kernel's parameters (see codegen.h): positional
 // entries first, then named ones. Constexpr parameters take a Constexpr entry or their
 // default; run-time parameters a Pointer/Scalar entry, which becomes a kernel argument

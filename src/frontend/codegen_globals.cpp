@@ -19,7 +19,6 @@ CValue constexpr_value(const ConstexprValue& v) {
   return CValue::of_str(std::get<std::string>(v));
 }
 
-
 void fail(SrcLoc loc, const std::string& msg) { throw CompileError(loc, msg); }
 
 namespace {
@@ -106,8 +105,8 @@ void ModuleEnv::ensure_executed(GenState& st) {
   if (executed_) return;
   executed_ = true;  // set first: lookups during execution see the names bound so far
   for (const auto& s : module_.body) exec(st, *s);
-  if (host_values)
-    for (const auto& [name, v] : *host_values) {
+  if (host_values_)
+    for (const auto& [name, v] : *host_values_) {
       Binding b;
       b.value = constexpr_value(v);
       names_[name] = b;
@@ -396,7 +395,7 @@ void ModuleEnv::exec(GenState& st, const Stmt& s) {
 GenState::GenState(const Module& m, const GenOptions& o, ir::Module& out_module)
     : module(m), opts(o), out(out_module), env(m) {
   scratch_.name = "<module constants>";
-  env.host_values = o.host_globals;
+  env.set_host_values(o.host_globals);
 }
 
 GenState::~GenState() = default;

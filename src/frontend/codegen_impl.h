@@ -48,18 +48,21 @@ void refuse_gluon(const Module& m, const FunctionDef& f);
 /// `constexpr`, or a string annotation mentioning it), syntactically.
 bool is_constexpr_annotation(const Expr* annotation);
 
+/// A specialization's / the host's constexpr value as a compile-time value.
+CValue constexpr_value(const ConstexprValue& v);
+
 /// The module-level names of one source module: imports, constants and functions. On
 /// first use the module's top-level statements are executed in order, as Python imports a
 /// module: each assignment is evaluated with the names bound before it, parameter defaults
 /// when their `def` is reached, and the last binding of a name wins. A statement that
 /// cannot be evaluated (host code) binds its names to an error raised only when a kernel
 /// uses them.
-/// A specialization's / the host's constexpr value as a compile-time value.
-CValue constexpr_value(const ConstexprValue& v);
-
 class ModuleEnv {
  public:
   explicit ModuleEnv(const Module& m) : module_(m) {}
+  /// Host-evaluated values (GenOptions::host_globals), bound after the module's own
+  /// statements run, in their place; set before the first lookup. Not owned.
+  void set_host_values(const std::map<std::string, ConstexprValue>* v) { host_values_ = v; }
   /// The value of global `name` used at `use`; nullopt when the module does not bind it.
   /// Throws CompileError at `use` when the binding cannot be used in a kernel (an
   /// unsupported module, a non-constant global, a plain Python function).
@@ -93,11 +96,7 @@ class ModuleEnv {
   const Module& module_;
   bool executed_ = false;
   std::map<std::string, Binding> names_;
- public:
-  /// Host-evaluated values (GenOptions::host_globals) applied after the module's own
-  /// statements run; set before the first lookup.
-  const std::map<std::string, ConstexprValue>* host_values = nullptr;
- private:
+  const std::map<std::string, ConstexprValue>* host_values_ = nullptr;
   std::vector<std::string> star_imports_;  // namespaces of `from M import *`, in order
   std::map<const Param*, Binding> defaults_;
 };

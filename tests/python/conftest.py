@@ -15,6 +15,19 @@ import textwrap
 import numpy as np
 import pytest
 
+# A vector add kernel module (one fp32 add per element), shared by tests that launch it.
+ADD_KERNEL_SRC = """
+import tritium
+import tritium.language as tl
+
+
+@tritium.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m), mask=m)
+"""
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _kernel_cache(tmp_path_factory):

@@ -15,17 +15,7 @@ import pytest
 
 import tritium
 
-ADD_SRC = """
-import tritium
-import tritium.language as tl
-
-
-@tritium.jit
-def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
-"""
+from conftest import ADD_KERNEL_SRC
 
 
 def cuda_available():
@@ -37,19 +27,19 @@ pytestmark = pytest.mark.skipif(not cuda_available(), reason="the cuda backend i
 
 @pytest.fixture
 def kernels(write_module):
-    return write_module("kernels_dlpack_cuda", ADD_SRC)
+    return write_module("kernels_dlpack_cuda", ADD_KERNEL_SRC)
 
 
 def reference(x, y):
     return (x.astype(np.float64) + y.astype(np.float64)).astype(np.float32)
 
 
-def test_cupy_arrays(kernels, rng):
-    cp = pytest.importorskip("cupy")
-    n = 5000
-    hx = rng.standard_normal(n).astype(np.float32)
-    hy = rng.standard_normal(n).astype(np.float32)
-    x, y = cp.asarray(hx), cp.asarray(hy)
+def host_inputs(rng, n):
+    return rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+
+
+def add_into_cupy(kernels, cp, x, y, n, hx, hy):
+    """Launches add_kernel on x, y into a poisoned CuPy output and checks it bit for bit."""
     out = cp.full(n, cp.nan, dtype=cp.float32)
     ck = kernels.add_kernel[(tritium.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
     tritium.synchronize()
@@ -57,11 +47,17 @@ def test_cupy_arrays(kernels, rng):
     np.testing.assert_array_equal(cp.asnumpy(out), reference(hx, hy))
 
 
+def test_cupy_arrays(kernels, rng):
+    cp = pytest.importorskip("cupy")
+    n = 5000
+    hx, hy = host_inputs(rng, n)
+    add_into_cupy(kernels, cp, cp.asarray(hx), cp.asarray(hy), n, hx, hy)
+
+
 def test_cupy_in_place(kernels, rng):
     cp = pytest.importorskip("cupy")
     n = 2048
-    hx = rng.standard_normal(n).astype(np.float32)
-    hy = rng.standard_normal(n).astype(np.float32)
+    hx, hy = host_inputs(rng, n)
     x, y = cp.asarray(hx), cp.asarray(hy)
     kernels.add_kernel[(2,)](x, y, x, n, BLOCK=1024)  # x += y, through the same memory
     tritium.synchronize()
@@ -75,15 +71,9 @@ def test_jax_arrays(kernels, rng):
     if not gpus:
         pytest.skip("JAX sees no GPU")
     n = 3000
-    hx = rng.standard_normal(n).astype(np.float32)
-    hy = rng.standard_normal(n).astype(np.float32)
-    x = jax.device_put(hx, gpus[0])
-    y = jax.device_put(hy, gpus[0])
-    out = cp.full(n, cp.nan, dtype=cp.float32)  # JAX arrays are immutable: the output is CuPy's
-    ck = kernels.add_kernel[(tritium.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
-    tritium.synchronize()
-    assert ck.backend == "cuda"
-    np.testing.assert_array_equal(cp.asnumpy(out), reference(hx, hy))
+    hx, hy = host_inputs(rng, n)
+    # JAX arrays are immutable: the output is CuPy's.
+    add_into_cupy(kernels, cp, jax.device_put(hx, gpus[0]), jax.device_put(hy, gpus[0]), n, hx, hy)
 
 
 def test_asm_has_the_ptx(kernels, rng):

@@ -5,17 +5,9 @@ import pytest
 
 import tritium
 
-SRC = """
-import tritium
-import tritium.language as tl
+from conftest import ADD_KERNEL_SRC
 
-
-@tritium.jit
-def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    m = offs < n
-    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m), mask=m)
-
+SRC = ADD_KERNEL_SRC + """
 
 @tritium.jit
 def act_kernel(out_ptr, ACT: tl.constexpr = "relu", OPT: tl.constexpr = None):

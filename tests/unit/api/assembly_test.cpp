@@ -3,6 +3,7 @@
 // refusal, naming the kinds there are, of a kind the backend lacks.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string>
 
 #include "../runtime/cuda_test_util.h"
@@ -25,6 +26,18 @@ def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
+/// Expects `f` to throw a Usage error whose message holds every one of `parts`.
+template <typename F>
+void expect_usage_error(F f, std::initializer_list<const char*> parts) {
+  try {
+    f();
+    ADD_FAILURE() << "expected a Usage error";
+  } catch (const tritium::Error& e) {
+    EXPECT_EQ(e.kind(), tritium::ErrorKind::Usage);
+    for (const char* p : parts) EXPECT_TRUE(contains(e.what(), p)) << e.what();
+  }
+}
+
 tritium::CompiledKernel compile_on(const tritium::Device& dev) {
   auto mod = tritium::Module::from_string(kSrc, "assembly_test.py");
   return mod.kernel("add_kernel").compile(dev, "*fp32:16, *fp32:16, *fp32:16, i32, 1024");
@@ -39,25 +52,13 @@ TEST(Assembly, PtxOfACudaKernelWithoutAGpu) {
   EXPECT_TRUE(contains(ptx, ".target sm_90")) << ptx.substr(0, 400);
   EXPECT_TRUE(contains(ptx, ".entry")) << ptx.substr(0, 400);
   EXPECT_TRUE(contains(ptx, "add.f32") || contains(ptx, "add.rn.f32")) << "the kernel's fp32 add is in its PTX";
-  try {
-    (void)k.assembly("sass");
-    FAIL() << "an unknown kind must throw";
-  } catch (const tritium::Error& e) {
-    EXPECT_EQ(e.kind(), tritium::ErrorKind::Usage);
-    EXPECT_TRUE(contains(e.what(), "'sass'") && contains(e.what(), "it has: ptx")) << e.what();
-  }
+  expect_usage_error([&] { (void)k.assembly("sass"); }, {"'sass'", "it has: ptx"});
 }
 
 TEST(Assembly, TheCpuBackendHasNone) {
   auto k = compile_on(tritium::Device::get("cpu"));
   EXPECT_TRUE(k.assembly_kinds().empty());
-  try {
-    (void)k.assembly("ptx");
-    FAIL() << "the cpu backend has no ptx";
-  } catch (const tritium::Error& e) {
-    EXPECT_EQ(e.kind(), tritium::ErrorKind::Usage);
-    EXPECT_TRUE(contains(e.what(), "no 'ptx' assembly") && contains(e.what(), "cpu")) << e.what();
-  }
+  expect_usage_error([&] { (void)k.assembly("ptx"); }, {"no 'ptx' assembly", "cpu"});
 }
 
 TEST(Assembly, PtxOfAKernelLoadedOnTheGpu) {
