@@ -67,7 +67,7 @@ def _sync_search_path():
 
 
 def _nested_source(fn, path: str) -> str:
-    """The file's text with `fn` (defined inside another function) moved to top level.
+    """The file's text with `fn` (defined in a function or a class body) moved to top level.
 
     Line numbers are kept: the enclosing top-level definition's lines are blanked except
     the function's own, which are dedented (so a diagnostic's column is off by the
@@ -96,7 +96,7 @@ def _nested_source(fn, path: str) -> str:
 
 def _module_for(fn) -> "_C.Module":
     path = inspect.getsourcefile(fn) or fn.__code__.co_filename
-    nested = "<locals>" in fn.__qualname__
+    nested = "." in fn.__qualname__  # defined in a function or a class body
     try:
         st = os.stat(path)
         file_key = (path, st.st_mtime_ns, st.st_size)
@@ -127,7 +127,7 @@ def _module_for(fn) -> "_C.Module":
 def _refuse_redefinition(fn):
     """tritium compiles a kernel from its file by name: a function defined twice at the top
     level of one file would run its last definition for both. Refused, naming the lines."""
-    if "<locals>" in fn.__qualname__:
+    if "." in fn.__qualname__:
         return
     path = inspect.getsourcefile(fn) or fn.__code__.co_filename
     text = "".join(linecache.getlines(path))
@@ -309,9 +309,11 @@ class JITFunction(KernelInterface):
                 raise CompilationError(f"{inspect.getsourcefile(self.fn)}:{self.fn.__code__.co_firstlineno}: "
                                        f"tritium.jit: '{name}' is not decorated there as a jit function that tritium "
                                        "finds: it compiles kernels from their source file, where each must be a "
-                                       "module-level or nested `def` under `@triton.jit`, `@jit`, `@tritium.jit` or "
-                                       "`@triton.jit(...)`; `tritium.jit(fn)` called on a plain function, a "
-                                       "decorator under another name, and methods of a class are not supported")
+                                       "`def` (at module level, in a function or in a class body) under "
+                                       "`@triton.jit`, `@tritium.jit`, `@jit`, `@triton.jit(...)` or an imported alias "
+                                       "of jit, or a module-level def wrapped by a module-level "
+                                       "`NAME = triton.jit(def_name)`; other call forms (in a loop, a function, a "
+                                       "dict) are not supported")
             _refuse_redefinition(self.fn)
             k = m.kernel(name)
             params = k.parameters

@@ -2,8 +2,11 @@
 // `k = triton.heuristics({...})(k)`, `k = triton.autotune(...)(triton.jit(k))`), the form
 // several public kernel files use: the calls become the decorators of the def they wrap, in
 // the order the decorator syntax would list them, and the assignment is dropped, so the
-// function is a jit kernel exactly as if it had been decorated (see parser.h).
+// function is a jit kernel exactly as if it had been decorated (see parser.h). Also the
+// decorator names bound under another name (`from triton import jit as myjit`).
 #include "frontend/functional_decorators.h"
+
+#include <map>
 
 #include "frontend/decorators.h"
 
@@ -42,7 +45,49 @@ bool is_chain(const Expr& e) {
   return decorator_name(*c->func) == "jit" && is_chain(*c->args[0]);
 }
 
+// True when `path` (an import path or dotted attribute path) names Triton's or tritium's
+// jit / autotune / heuristics (Gluon's jit is a different language: not renamed).
+bool names_triton_decorator(const std::string& path) {
+  if (path.find("gluon") != std::string::npos) return false;
+  if (path.rfind("triton.", 0) != 0 && path.rfind("tritium.", 0) != 0) return false;
+  return is_decorator_name(path.substr(path.rfind('.') + 1));
+}
+
+// Renames, in place, a decorator expression or decorator-call chain spelled with an alias.
+void rename_aliases(Expr& e, const std::map<std::string, std::string>& aliases) {
+  if (auto* n = e.dyn<NameExpr>()) {
+    if (auto it = aliases.find(n->id); it != aliases.end()) n->id = it->second;
+  } else if (auto* c = e.dyn<CallExpr>()) {
+    rename_aliases(*c->func, aliases);
+    if (c->args.size() == 1 && c->args[0]->is<CallExpr>()) rename_aliases(*c->args[0], aliases);
+  }
+}
+
 }  // namespace
+
+void resolve_decorator_aliases(Module& m) {
+  std::map<std::string, std::string> aliases;  // local name -> jit / autotune / heuristics
+  for (const auto& stmt : m.body) {
+    if (auto* im = stmt->dyn<ImportFromStmt>()) {
+      for (const Alias& al : im->names) {
+        if (al.asname.empty() || im->level != 0) continue;
+        if (names_triton_decorator(im->module + "." + al.name)) aliases[al.asname] = al.name;
+        else aliases.erase(al.asname);
+      }
+    } else if (auto* a = stmt->dyn<AssignStmt>()) {  // myjit = triton.jit
+      if (a->targets.size() != 1 || !a->targets[0]->is<NameExpr>()) continue;
+      const std::string& target = a->targets[0]->as<NameExpr>().id;
+      const std::string path = a->value->is<AttributeExpr>() ? decorator_path(m, *a->value) : "";
+      if (names_triton_decorator(path)) aliases[target] = path.substr(path.rfind('.') + 1);
+      else aliases.erase(target);
+    }
+  }
+  if (aliases.empty()) return;
+  for (const FunctionDef* f : m.functions)
+    for (auto& d : const_cast<FunctionDef*>(f)->decorators) rename_aliases(*d, aliases);
+  for (auto& stmt : m.body)
+    if (auto* a = stmt->dyn<AssignStmt>(); a && a->value->is<CallExpr>()) rename_aliases(*a->value, aliases);
+}
 
 void attach_functional_decorators(Module& m) {
   for (auto& stmt : m.body) {
@@ -58,10 +103,10 @@ void attach_functional_decorators(Module& m) {
       probe = pc->args[0].get();
     }
     auto* wrapped_name = probe->dyn<NameExpr>();
-    if (!wrapped_name || wrapped_name->id != target->id) continue;
+    if (!wrapped_name) continue;
     FunctionDef* def = nullptr;
     for (const FunctionDef* f : m.functions)
-      if (f->name == target->id && f->loc.offset < stmt->loc.offset) def = const_cast<FunctionDef*>(f);
+      if (f->name == wrapped_name->id && f->loc.offset < stmt->loc.offset) def = const_cast<FunctionDef*>(f);
     if (!def || !def->decorators.empty() || !is_chain(*a->value)) continue;
     ExprList decorators;
     ExprPtr cur = std::move(a->value);
@@ -71,6 +116,10 @@ void attach_functional_decorators(Module& m) {
       cur = std::move(next);
     }
     def->decorators = std::move(decorators);
+    if (target->id != wrapped_name->id) {  // `k = triton.jit(body)`: the kernel is `body`, `k` names it too
+      a->value = std::move(cur);
+      continue;
+    }
     auto skipped = std::make_unique<SkippedStmt>(stmt->loc);
     skipped->reason = "decorator call applied to '" + target->id + "'";
     skipped->end_offset = stmt->end_offset;

@@ -243,6 +243,7 @@ Module Parser::parse_module() {
       m.body.push_back(std::move(k));
     }
   }
+  resolve_decorator_aliases(m);
   attach_functional_decorators(m);
   return m;
 }

@@ -1,6 +1,7 @@
 """Name resolution of kernels launched from Python: jit helpers imported from another
 module (by `from m import f` and as `m.f`), module-level constexpr globals, `tl` under any
-alias and import spelling, libdevice, kernels defined inside a function.
+alias and import spelling, libdevice, kernels defined inside a function or a class body,
+the jit decorator under another name and applied as a call.
 
 References: float64 numpy. The kernels below do exact operations (adds and multiplies of
 small integers held in fp32, exact in binary32), or one correctly rounded operation, so
@@ -157,6 +158,73 @@ def test_kernel_defined_inside_a_function(write_module, rng):
     out = poisoned(1000, np.float32)
     mod.make_and_run(x, out)
     np.testing.assert_array_equal(out, -x)
+
+
+DECORATOR_FORMS = """
+import triton
+import tritium
+import triton.language as tl
+from tritium import jit as myjit
+
+J = triton.jit
+
+
+@myjit
+def twice(x):
+    return x * 2
+
+
+@J
+def plus_one(x):
+    return twice(x) + 1
+
+
+def affine_body(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, plus_one(tl.load(x_ptr + offs, mask=m)), mask=m)
+
+
+affine = tritium.jit(affine_body)
+
+
+@myjit(do_not_specialize=["n"])
+def calls_alias(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    affine(x_ptr, out_ptr, n, BLOCK)
+
+
+class Ops:
+    @triton.jit
+    def negate(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(out_ptr + offs, -tl.load(x_ptr + offs, mask=m), mask=m)
+
+    @staticmethod
+    @triton.jit
+    def triple(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(out_ptr + offs, 3 * tl.load(x_ptr + offs, mask=m), mask=m)
+"""
+
+
+@pytest.mark.parametrize("kernel, expect", [
+    ("affine", lambda x: 2 * x + 1),                 # NAME = tritium.jit(def_name)
+    ("calls_alias", lambda x: 2 * x + 1),            # @myjit(...) calling the call-form kernel by its new name
+    ("Ops.negate", lambda x: -x),                    # a class body
+    ("Ops.triple", lambda x: 3 * x),                 # @staticmethod over @triton.jit in a class body
+])
+def test_decorator_forms(as_triton, write_module, rng, kernel, expect):
+    mod = write_module("decorator_forms_mod", DECORATOR_FORMS)
+    k = mod
+    for part in kernel.split("."):
+        k = getattr(k, part)
+    n = 1000
+    x = small_ints(rng, n)  # exact in fp32: compared bit for bit
+    out = poisoned(n, np.float32)
+    k[(tritium.cdiv(n, 256),)](x, out, n, BLOCK=256)
+    np.testing.assert_array_equal(out, expect(x.astype(np.float64)).astype(np.float32))
 
 
 def test_language_module_names():

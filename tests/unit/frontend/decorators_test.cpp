@@ -134,6 +134,28 @@ TEST(Decorators, DecoratorsAppliedAsCallsAtModuleLevel) {
   EXPECT_NE(m.kernel("plain").ir("*i32").find("kernel @plain"), std::string::npos);
 }
 
+// `G = triton.jit(F)` with G != F: F is the kernel, G names it in other kernels; aliases of
+// jit / autotune (an import alias, a module-level `J = triton.jit`) are the decorators they
+// name; Gluon's jit under an alias is not taken for Triton's.
+TEST(Decorators, CallFormUnderAnotherNameAndAliases) {
+  Module m = Module::from_string(
+      "import triton\nimport triton.language as tl\nfrom triton import jit as myjit, autotune as tune\n"
+      "from triton.experimental.gluon import jit as gjit\nJ = triton.jit\n\n"
+      "def body(x_ptr, n):\n    tl.store(x_ptr, n)\n\nwrapped = triton.jit(body)\n\n"
+      "@myjit\ndef user(x_ptr, n):\n    wrapped(x_ptr, n + 1)\n\n"
+      "@tune(configs=[triton.Config({'B': 1}), triton.Config({'B': 2})], key=['n'])\n@J(do_not_specialize=['n'])\n"
+      "def tuned(x_ptr, n, B: tl.constexpr):\n    tl.store(x_ptr, n * B)\n\n"
+      "@gjit\ndef glu(x_ptr):\n    pass\n",
+      "alias.py");
+  EXPECT_EQ(m.kernel_names(), (std::vector<std::string>{"body", "user", "tuned"}));
+  const std::string ir = m.kernel("user").ir("*i32,i32");
+  EXPECT_NE(ir.find("kernel @user"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("store"), std::string::npos) << ir;
+  KernelDecorators d = m.kernel("tuned").decorators();
+  EXPECT_EQ(d.configs.size(), 2u);
+  EXPECT_EQ(d.do_not_specialize, std::vector<std::string>{"n"});
+}
+
 TEST(Decorators, JitOptionsByNameAndIndex) {
   KernelDecorators d = Module::from_string("import triton\n@triton.jit(do_not_specialize=['n', 2], "
                                            "do_not_specialize_on_alignment=[0])\n"
