@@ -192,6 +192,18 @@ class Device {
   std::string name() const;
   /// Human-readable description (processor, cores, compiler).
   std::string description() const;
+  /// Hardware figures under the names upstream Triton's
+  /// `triton.runtime.driver.active.utils.get_device_properties` uses (what occupancy
+  /// arithmetic in host code reads): "multiprocessor_count", "max_shared_mem" (bytes per
+  /// program with opt-in), "max_num_regs" (32-bit registers per program), "warpSize", and on
+  /// cuda also "sm_clock_rate" / "mem_clock_rate" (kHz), "mem_bus_width" (bits),
+  /// "max_threads_per_block", "max_threads_per_sm", "max_num_regs_per_sm",
+  /// "max_shared_mem_per_sm", "l2_cache_size" and "total_memory" (bytes),
+  /// "compute_capability" (e.g. 90). The cpu backend reports its execution model in these
+  /// terms: one "multiprocessor" per worker thread, warpSize 1, and a model register file
+  /// and shared memory (65536 each) that one program fills (CompiledKernel::resources()),
+  /// so the usual occupancy formulas give one program per worker thread. Empty for interp.
+  std::map<std::string, int64_t> properties() const;
   /// Allocates `bytes` bytes of uninitialized device memory (bytes may be 0).
   /// Throws Error(Device) when the allocation fails.
   Buffer alloc(size_t bytes) const;
@@ -547,6 +559,17 @@ class Kernel {
 
 /// A kernel compiled for one specialization on one device. Cheap to copy (shared); keeps
 /// its module source and device alive.
+/// What one program of a CompiledKernel uses of the hardware (upstream's CompiledKernel
+/// n_regs, n_spills, n_max_threads and metadata.shared). All zero on interp; on cpu the
+/// model figures described at Device::properties().
+struct KernelResources {
+  int registers = 0;     ///< 32-bit registers per thread (cuda: CU_FUNC_ATTRIBUTE_NUM_REGS)
+  int local_bytes = 0;   ///< local memory per thread in bytes: spills and local arrays (LOCAL_SIZE_BYTES)
+  int shared_bytes = 0;  ///< shared memory per program in bytes, static + dynamic
+  int max_threads = 0;   ///< the most threads per program it can launch with (MAX_THREADS_PER_BLOCK)
+  int threads = 0;       ///< threads per program as tritium launches it (num_warps * warp size)
+};
+
 class CompiledKernel {
  public:
   /// Kernel name.
@@ -568,6 +591,8 @@ class CompiledKernel {
   std::string assembly(const std::string& kind) const;
   /// The kinds assembly() accepts on this kernel's backend (empty for cpu and interp).
   std::vector<std::string> assembly_kinds() const;
+  /// What one program uses of the hardware (see KernelResources).
+  KernelResources resources() const;
 
   /// Launches over `grid` with one argument per runtime parameter (arguments(), in order)
   /// and waits for completion. Throws Error(Argument) naming the parameter when the count,

@@ -52,8 +52,26 @@ void raise_as_python(const tritium::Error& e) {
   PyErr_SetString(PyExc_RuntimeError, e.what());
 }
 
+// A grid extent: a Python int or an integer-like object (numpy / torch integer scalars,
+// through __index__); bools and floats are refused.
+bool grid_int(nb::handle x, int64_t& out) {
+  if (nb::isinstance<nb::bool_>(x)) return false;
+  if (nb::isinstance<nb::int_>(x)) {
+    out = nb::cast<int64_t>(x);
+    return true;
+  }
+  if (nb::isinstance<nb::float_>(x) || !nb::hasattr(x, "__index__")) return false;
+  PyObject* i = PyNumber_Index(x.ptr());
+  if (!i) {
+    PyErr_Clear();
+    return false;
+  }
+  out = nb::cast<int64_t>(nb::steal(i));
+  return true;
+}
+
 Grid grid_of(nb::handle g) {
-  if (nb::isinstance<nb::int_>(g)) return Grid(nb::cast<int64_t>(g));
+  if (int64_t v = 0; grid_int(g, v)) return Grid(v);
   if (!nb::isinstance<nb::sequence>(g) || nb::isinstance<nb::str>(g))
     throw nb::type_error(("grid must be a tuple of 1 to 3 ints (or a callable returning one), got " +
                           nb::cast<std::string>(nb::repr(g)))
@@ -65,11 +83,10 @@ Grid grid_of(nb::handle g) {
   std::array<int64_t, 3> e{1, 1, 1};
   for (size_t i = 0; i < n; ++i) {
     nb::handle x = s[i];
-    if (!nb::isinstance<nb::int_>(x))
+    if (!grid_int(x, e[i]))
       throw nb::type_error(("grid entry " + std::to_string(i) + " must be an int, got " +
                             nb::cast<std::string>(nb::repr(x)))
                                .c_str());
-    e[i] = nb::cast<int64_t>(x);
   }
   return Grid(e[0], e[1], e[2]);
 }
@@ -200,6 +217,8 @@ NB_MODULE(_C, m) {
   m.def("best_backend", &Device::best_backend, "The first available of cuda, metal, opencl, cpu.");
   m.def("device_description", [](const std::string& b) { return Device::get(b).description(); }, "backend"_a,
         "Human-readable description of backend `backend`'s device.");
+  m.def("device_properties", [](const std::string& b) { return Device::get(b).properties(); }, "backend"_a,
+        "Hardware figures of a backend's device by upstream Triton's names (tritium::Device::properties).");
   m.def("synchronize", [](const std::string& b) { Device::get(b).synchronize(); }, "backend"_a,
         "Waits until all work launched on backend `backend` has finished; raises its errors.");
 
@@ -216,7 +235,17 @@ NB_MODULE(_C, m) {
       .def_prop_ro("ir", &CompiledKernel::ir)
       .def_prop_ro("source", &CompiledKernel::source)
       .def_prop_ro("assembly_kinds", &CompiledKernel::assembly_kinds)
-      .def("assembly", &CompiledKernel::assembly, "kind"_a, "The kernel's assembly of `kind` (\"ptx\" on cuda).");
+      .def("assembly", &CompiledKernel::assembly, "kind"_a, "The kernel's assembly of `kind` (\"ptx\" on cuda).")
+      .def_prop_ro("resources", [](const CompiledKernel& k) {
+        const KernelResources r = k.resources();
+        nb::dict d;
+        d["registers"] = r.registers;
+        d["local_bytes"] = r.local_bytes;
+        d["shared_bytes"] = r.shared_bytes;
+        d["max_threads"] = r.max_threads;
+        d["threads"] = r.threads;
+        return d;
+      }, "What one program uses (tritium::KernelResources) as a dict.");
 
   nb::class_<Kernel>(m, "Kernel")
       .def_prop_ro("name", &Kernel::name)

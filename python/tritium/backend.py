@@ -82,3 +82,24 @@ def synchronize(name=None):
 def backends():
     """[(name, available, reason)] for every backend of this build."""
     return [(b.name, b.available, b.reason) for b in _C.backends()]
+
+
+def device_backend() -> str:
+    """The backend host code's device queries describe: the one set by set_backend or
+    TRITIUM_BACKEND, else cuda when it is available (where torch CUDA tensors launch),
+    else cpu."""
+    name = chosen()
+    if name:
+        return name
+    return "cuda" if any(b.name == "cuda" and b.available for b in _C.backends()) else "cpu"
+
+
+def device_properties(name=None) -> dict:
+    """Hardware figures of backend `name` (default: device_backend()) under upstream Triton's
+    names — multiprocessor_count, max_shared_mem (bytes), max_num_regs, warpSize, and on cuda
+    sm_clock_rate / mem_clock_rate (kHz), mem_bus_width (bits) and more (tritium::Device::
+    properties in include/tritium/tritium.h). The cpu backend reports its execution model:
+    one multiprocessor per worker thread, warpSize 1, a model register file and shared
+    memory that one program fills, so occupancy arithmetic gives one program per thread.
+    Raises tritium.DeviceError when the backend is unavailable."""
+    return dict(_C.device_properties(name or device_backend()))

@@ -1,40 +1,84 @@
 """Running unchanged Triton scripts: ``install_as_triton()``.
 
 After ``tritium.install_as_triton()``, ``import triton``, ``import triton.language as tl``,
-``from triton.language.extra import libdevice``, ``import triton.testing`` and
-``triton.runtime.driver.active.get_active_torch_device()`` resolve to tritium in this
-process only (entries in ``sys.modules``; nothing on disk changes and an installed Triton
+``from triton.language.extra import libdevice``, ``import triton.testing``,
+``triton.runtime.driver.active`` (get_active_torch_device, get_current_target,
+utils.get_device_properties), ``triton.runtime.jit``, ``triton.set_allocator`` and
+``triton.language.core`` resolve to tritium in this process only (entries in ``sys.modules``; nothing on disk changes and an installed Triton
 stays as it is for other processes). ``python -m tritium.run script.py`` does this and
 then runs the script as ``__main__``.
 """
 
 from __future__ import annotations
 
+import collections
 import importlib.machinery
+import platform
 import sys
 import types
+
+from . import backend as _backend
+
+
+class GPUTarget(collections.namedtuple("GPUTarget", "backend arch warp_size")):
+    """triton.backends.compiler.GPUTarget: the target launches compile for (backend name,
+    arch — the compute capability as an int on cuda, e.g. 90; the machine name on cpu —
+    and warp size)."""
+
+
+class _DriverUtils:
+    """triton.runtime.driver.active.utils."""
+
+    def get_device_properties(self, device=None):
+        """Hardware figures by upstream's keys (tritium.backend.device_properties); `device`
+        (an ordinal) is accepted for compatibility: tritium drives device 0."""
+        return _backend.device_properties()
 
 
 class _ActiveDriver:
     """triton.runtime.driver.active: what host code asks of the GPU driver."""
 
+    utils = _DriverUtils()
+
     def get_active_torch_device(self):
         import torch
 
-        return torch.device("cuda", 0) if _cuda_available() else torch.device("cpu")
+        return torch.device("cuda", 0) if _backend.device_backend() == "cuda" else torch.device("cpu")
 
     def get_current_device(self):
         return 0
 
+    def set_current_device(self, device):
+        if device not in (0, None):
+            raise ValueError(f"tritium drives device 0 only, got device {device}")
+
+    def get_device_capability(self, device=None):
+        p = _backend.device_properties()
+        cc = p.get("compute_capability", 0)
+        return (cc // 10, cc % 10)
+
+    def get_current_stream(self, device=None):
+        return 0  # the default stream: tritium launches there
+
     def get_current_target(self):
-        if _cuda_available():
-            return types.SimpleNamespace(backend="cuda", arch=90, warp_size=32)
-        return types.SimpleNamespace(backend="cpu", arch=0, warp_size=1)
+        name = _backend.device_backend()
+        if name == "cuda":
+            return GPUTarget("cuda", _backend.device_properties("cuda").get("compute_capability", 0), 32)
+        return GPUTarget(name, platform.machine(), 1)
+
+    def is_active(self):
+        return True
 
 
-def _cuda_available() -> bool:
-    from . import _C
-    return any(b.name == "cuda" and b.available for b in _C.backends())
+def _set_allocator(allocator):
+    """triton.set_allocator: the function upstream calls for the global scratch memory some
+    kernels need (on-device tensor descriptors). tritium allocates that scratch itself, so
+    the allocator is kept and never called."""
+    global _allocator
+    _allocator = allocator
+
+
+_allocator = None
 
 
 def _shim(name, **attrs):
@@ -63,16 +107,22 @@ def install_as_triton():
     if torch is not None and torch.cuda.is_available():
         torch.cuda.init()
 
-    runtime = _shim("triton.runtime", driver=types.SimpleNamespace(active=_ActiveDriver()),
+    driver = types.SimpleNamespace(active=_ActiveDriver())
+    driver.set_active = lambda _d: None
+    jit_mod = _shim("triton.runtime.jit", JITFunction=tritium.JITFunction, KernelInterface=tritium.KernelInterface,
+                    jit=tritium.jit)
+    runtime = _shim("triton.runtime", driver=driver, jit=jit_mod,
                     Autotuner=tritium.Autotuner, Heuristics=tritium.Heuristics, JITFunction=tritium.JITFunction,
                     KernelInterface=tritium.KernelInterface, Config=tritium.Config, autotune=tritium.autotune,
-                    heuristics=tritium.heuristics, jit=tritium.jit)
+                    heuristics=tritium.heuristics)
     triton = _shim("triton", jit=tritium.jit, autotune=tritium.autotune, heuristics=tritium.heuristics,
                    Config=tritium.Config, cdiv=tritium.cdiv, next_power_of_2=tritium.next_power_of_2, language=tl,
                    testing=tritium.testing, runtime=runtime, JITFunction=tritium.JITFunction,
                    KernelInterface=tritium.KernelInterface, CompilationError=tritium.CompilationError,
+                   set_allocator=_set_allocator,
                    __version__="3.6.0+tritium." + tritium.__version__, __path__=[])
-    compiler = _shim("triton.compiler", CompilationError=tritium.CompilationError)
+    compiler = _shim("triton.compiler", CompilationError=tritium.CompilationError, CompiledKernel=tritium.CompiledKernel)
+    backends_compiler = _shim("triton.backends.compiler", GPUTarget=GPUTarget)
     triton.compiler = compiler
     mods = {
         "triton": triton,
@@ -86,6 +136,9 @@ def install_as_triton():
         "triton.runtime": runtime,
         "triton.compiler": compiler,
         "triton.compiler.errors": compiler,
+        "triton.runtime.jit": jit_mod,
+        "triton.backends.compiler": backends_compiler,
+        "triton.language.core": tl,
     }
     sys.modules.update(mods)
     return triton

@@ -163,17 +163,28 @@ class CompiledKernel:
     """One specialization of a kernel, as launched (what ``kernel[grid](...)`` returns).
 
     Attributes: ``name``; ``signature`` (tritium's AOT signature of the specialization,
-    constexprs in place); ``backend``; ``grid`` (x, y, z); ``metadata`` (num_warps,
-    num_stages, the meta-parameters); ``asm``: the generated code by kind, ``"ir"`` (the
-    kernel IR after the pass pipeline) and the backend's source (``"cpp"`` for cpu,
-    ``"cuda"`` for cuda, ``"ir"`` only for interp) and, on cuda, ``"ptx"`` (compiled when
-    first read).
+    constexprs in place); ``backend``; ``grid`` (x, y, z); ``metadata``, a dict whose keys
+    read as attributes too (num_warps, num_stages, the meta-parameters, ``shared``: shared
+    memory bytes per program, ``name``, ``backend``); ``n_regs`` (32-bit registers per
+    thread), ``n_spills`` (local-memory words per thread: spills and local arrays),
+    ``n_max_threads`` — on cpu the model figures of ``tritium.backend.device_properties``;
+    ``asm``: the generated code by kind, ``"ir"`` (the kernel IR after the pass pipeline) and
+    the backend's source (``"cpp"`` for cpu, ``"cuda"`` for cuda, ``"ir"`` only for interp)
+    and, on cuda, ``"ptx"`` (compiled when first read).
+
+    ``compiled[grid](*args)`` launches this specialization as upstream's CompiledKernel does:
+    one argument per kernel parameter, constexprs included (they must equal the compiled
+    values: a different one raises ValueError rather than run the compiled one); the
+    launch goes through the kernel's launch path, so arguments are checked as for
+    ``kernel[grid]``. ``_init_handles()`` is accepted (kernels are loaded when compiled).
     """
 
-    __slots__ = ("_r", "__dict__")
+    __slots__ = ("_r", "_fn", "_opts", "__dict__")
 
-    def __init__(self, result):
+    def __init__(self, result, fn=None, opts=None):
         self._r = result
+        self._fn = fn
+        self._opts = opts
 
     @property
     def name(self):
@@ -192,8 +203,46 @@ class CompiledKernel:
         return self._r.grid
 
     @functools.cached_property
-    def metadata(self) -> dict:
-        return dict(self._r.meta)
+    def metadata(self) -> "_Metadata":
+        m = _Metadata(self._r.meta)
+        m.setdefault("shared", self._resources["shared_bytes"])
+        m.setdefault("name", self.name)
+        m.setdefault("backend", self.backend)
+        return m
+
+    @functools.cached_property
+    def _resources(self) -> dict:
+        return self._r.kernel.resources
+
+    @property
+    def n_regs(self) -> int:
+        return self._resources["registers"]
+
+    @property
+    def n_spills(self) -> int:
+        return self._resources["local_bytes"] // 4
+
+    @property
+    def n_max_threads(self) -> int:
+        return self._resources["max_threads"]
+
+    def _init_handles(self):
+        """Upstream loads the binary here; tritium loaded it when it compiled."""
+
+    def __getitem__(self, grid):
+        if self._fn is None:
+            raise TypeError("this CompiledKernel cannot be launched (it was not made by a tritium.jit function)")
+
+        def launch(*args):
+            fn = self._fn
+            meta = self._r.meta
+            for i in fn._constexpr_idx:
+                if i < len(args) and args[i] is not None and args[i] != meta.get(fn.arg_names[i]):
+                    raise ValueError(f"{fn.fn.__name__}: constexpr '{fn.arg_names[i]}' = {args[i]!r} differs from "
+                                     f"the {meta.get(fn.arg_names[i])!r} this kernel was compiled with")
+            return fn.run(*args, grid=grid, _tritium_options=self._opts)
+
+        return launch
 
     @functools.cached_property
     def asm(self) -> "_Assembly":
@@ -201,6 +250,17 @@ class CompiledKernel:
 
     def __repr__(self):
         return f"CompiledKernel({self.name}[{self.signature}] on {self.backend})"
+
+
+class _Metadata(dict):
+    """CompiledKernel.metadata: a dict whose keys also read as attributes (``metadata.shared``,
+    ``metadata.num_warps``), as upstream's metadata namedtuple."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"kernel metadata has no '{name}' (it has: {', '.join(self)})") from None
 
 
 class _Assembly(collections.abc.Mapping):
@@ -332,11 +392,14 @@ class JITFunction(KernelInterface):
         """Binds, specializes, compiles (cached) and launches over `grid`; returns the
         CompiledKernel. With warmup=True only compiles (Triton's kernel.warmup)."""
         kernel = self._load()
+        opts = kwargs.pop("_tritium_options", None)
         try:
             values, extra = self._binder(*args, **kwargs)
         except TypeError as e:
             raise TypeError(str(e)) from None
-        if extra or "num_warps" in kwargs or "num_stages" in kwargs:
+        if opts is not None:  # CompiledKernel[grid](...): the compiled kernel's options
+            num_warps, num_stages, debug = opts
+        elif extra or "num_warps" in kwargs or "num_stages" in kwargs:
             # As upstream, a keyword argument is read as a launch option too when it names
             # one, even when it also binds a kernel parameter (`num_stages: tl.constexpr`).
             num_warps = extra.pop("num_warps", kwargs.get("num_warps", 4))
@@ -374,7 +437,7 @@ class JITFunction(KernelInterface):
         r = _C.launch(self._launch_cache, kernel, _backend._backend or "", runtime, grid, meta, num_warps, num_stages, bool(debug),
                       _backend._numerics or "", self.do_not_specialize, self.do_not_specialize_on_alignment, not warmup)
         _backend.note_used(r.backend)
-        return CompiledKernel(r)
+        return CompiledKernel(r, self, (num_warps, num_stages, debug))
 
     def warmup(self, *args, grid, **kwargs):
         """Compiles the specialization `kernel[grid](*args, **kwargs)` would launch, without launching."""

@@ -67,6 +67,11 @@ const std::string& CompiledKernel::source() const { return state_->loaded->sourc
 
 std::vector<std::string> CompiledKernel::assembly_kinds() const { return state_->loaded->assembly_kinds(); }
 
+KernelResources CompiledKernel::resources() const {
+  const runtime::KernelUsage u = state_->loaded->usage();
+  return KernelResources{u.registers, u.local_bytes, u.shared_bytes, u.max_threads, u.threads};
+}
+
 std::string CompiledKernel::assembly(const std::string& kind) const {
   const std::vector<std::string> kinds = state_->loaded->assembly_kinds();
   if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())

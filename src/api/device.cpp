@@ -49,6 +49,8 @@ std::string Device::name() const { return impl_->name(); }
 
 std::string Device::description() const { return impl_->description(); }
 
+std::map<std::string, int64_t> Device::properties() const { return impl_->property_map(); }
+
 Buffer Device::alloc(size_t bytes) const {
   Buffer b;
   runtime::DeviceBuffer db;

@@ -3,6 +3,7 @@
 // load, launch, synchronize, properties. Optional entries say so.
 #pragma once
 #include <array>
+#include <map>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -26,6 +27,15 @@ struct CodegenOptions {
 struct DeviceBuffer {
   void* ptr = nullptr;
   size_t bytes = 0;
+};
+
+/// What one program of a loaded kernel uses of the hardware (CompiledKernel::resources()).
+struct KernelUsage {
+  int registers = 0;     ///< 32-bit registers per thread
+  int local_bytes = 0;   ///< local (stack / spill) memory per thread, bytes
+  int shared_bytes = 0;  ///< shared memory per program, static + dynamic, bytes
+  int max_threads = 0;   ///< the most threads per program the kernel can be launched with
+  int threads = 0;       ///< threads per program as launched
 };
 
 /// A kernel loaded on a device, ready to launch.
@@ -53,6 +63,8 @@ class LoadedKernel {
   }
   /// The kinds assembly() serves (e.g. {"ptx"}).
   virtual std::vector<std::string> assembly_kinds() const { return {}; }
+  /// What one program uses (all zero where the backend has no such figures: the default).
+  virtual KernelUsage usage() const { return {}; }
 };
 
 class Device {
@@ -70,6 +82,9 @@ class Device {
   /// cache when possible. Throws frontend::CompileError for constructs the backend refuses.
   virtual std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) = 0;
   virtual void synchronize() = 0;
+  /// Hardware figures by upstream Triton's names (see tritium::Device::properties()); empty
+  /// where the backend has none (the default).
+  virtual std::map<std::string, int64_t> property_map() const { return {}; }
 };
 
 /// The CPU device (always available).

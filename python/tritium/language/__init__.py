@@ -228,3 +228,9 @@ _DTYPES = ["int1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32
            "float8e5b16"]
 
 __all__ = ["constexpr", "dtype", "tensor", "math", "extra"] + _DTYPES + _FUNCTIONS
+
+# triton.language.core: upstream's module that defines these names (scripts import
+# `triton.language.core` for tl.tensor, dtypes and the builtins); here the same namespace.
+import sys as _sys  # noqa: E402
+
+core = _sys.modules[__name__]

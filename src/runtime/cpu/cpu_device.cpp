@@ -66,10 +66,19 @@ void host_assert_fail(const char* message, const char* file, int line, const cha
 
 tritium_host g_host = {&host_print, &host_assert_fail, -1};  // stream_min_bytes: set per launch
 
+// The cpu backend's execution model in the GPU terms of occupancy arithmetic (Device::
+// properties(), CompiledKernel::resources()): each worker thread is a "multiprocessor"
+// that runs one program at a time, and a program holds that multiprocessor's whole model
+// register file and shared memory, so `regs // (n_regs * warpSize * num_warps)` and
+// `max_shared_mem // shared` both give one program per worker thread.
+constexpr int kModelRegisters = 65536;
+constexpr int kModelSharedBytes = 65536;
+
 class CpuKernel final : public LoadedKernel {
  public:
-  CpuKernel(void* handle, tritium_run_fn run, std::string source, std::string name, size_t num_params)
-      : handle_(handle), run_(run), source_(std::move(source)), name_(std::move(name)), num_params_(num_params) {}
+  CpuKernel(void* handle, tritium_run_fn run, std::string source, std::string name, size_t num_params, int num_warps)
+      : handle_(handle), run_(run), source_(std::move(source)), name_(std::move(name)), num_params_(num_params),
+        num_warps_(num_warps) {}
   ~CpuKernel() override {
     if (handle_) dlclose(handle_);
   }
@@ -115,6 +124,14 @@ class CpuKernel final : public LoadedKernel {
   }
 
   const std::string& source() const override { return source_; }
+  KernelUsage usage() const override {
+    KernelUsage u;
+    u.registers = kModelRegisters / num_warps_;
+    u.shared_bytes = kModelSharedBytes;
+    u.max_threads = num_warps_;
+    u.threads = num_warps_;
+    return u;
+  }
 
  private:
   void* handle_;
@@ -122,6 +139,7 @@ class CpuKernel final : public LoadedKernel {
   std::string source_;
   std::string name_;
   size_t num_params_;
+  int num_warps_;
 };
 
 std::string join(const std::vector<std::string>& v) {
@@ -171,6 +189,12 @@ class CpuDevice final : public Device {
     std::memcpy(dst, static_cast<const char*>(src.ptr) + offset, bytes);
   }
   void synchronize() override {}
+  std::map<std::string, int64_t> property_map() const override {
+    const int64_t workers = ThreadPool::global().size();
+    return {{"max_shared_mem", kModelSharedBytes}, {"max_num_regs", kModelRegisters},
+            {"multiprocessor_count", workers},     {"warpSize", 1},
+            {"max_threads_per_block", 64},         {"max_threads_per_sm", 64}};
+  }
 
   std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) override {
     const ir::Function& fn = codegen::cpu_kernel_function(m);
@@ -198,7 +222,8 @@ class CpuDevice final : public Device {
         if (attempt == 0) continue;
         throw std::runtime_error("cpu backend: " + so.string() + " does not export tritium_run");
       }
-      return std::make_unique<CpuKernel>(h, run, std::move(source), fn.name, fn.body.args.size());
+      return std::make_unique<CpuKernel>(h, run, std::move(source), fn.name, fn.body.args.size(),
+                                         std::max(1, opts.num_warps));
     }
     throw std::logic_error("unreachable");
   }

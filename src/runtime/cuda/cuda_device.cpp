@@ -65,6 +65,12 @@ CudaFunction CudaModule::function(const std::string& name) const {
   check(d.cuModuleGetFunction(&f.handle, module_, name.c_str()), fmt::format("cuModuleGetFunction({})", name));
   check(d.cuFuncGetAttribute(&f.static_shared_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f.handle),
         fmt::format("cuFuncGetAttribute({}, SHARED_SIZE_BYTES)", name));
+  check(d.cuFuncGetAttribute(&f.num_regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f.handle),
+        fmt::format("cuFuncGetAttribute({}, NUM_REGS)", name));
+  check(d.cuFuncGetAttribute(&f.local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f.handle),
+        fmt::format("cuFuncGetAttribute({}, LOCAL_SIZE_BYTES)", name));
+  check(d.cuFuncGetAttribute(&f.max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f.handle),
+        fmt::format("cuFuncGetAttribute({}, MAX_THREADS_PER_BLOCK)", name));
   return f;
 }
 
@@ -90,6 +96,16 @@ CudaDevice::CudaDevice(int ordinal) {
   props_.max_shared_per_block = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, "MAX_SHARED_MEMORY_PER_BLOCK");
   props_.max_shared_per_block_optin =
       attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN");
+  props_.warp_size = attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE, "WARP_SIZE");
+  props_.max_registers_per_block = attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, "MAX_REGISTERS_PER_BLOCK");
+  props_.max_registers_per_sm = attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, "MAX_REGISTERS_PER_MULTIPROCESSOR");
+  props_.max_threads_per_sm = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, "MAX_THREADS_PER_MULTIPROCESSOR");
+  props_.max_shared_per_sm =
+      attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, "MAX_SHARED_MEMORY_PER_MULTIPROCESSOR");
+  props_.clock_khz = attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE, "CLOCK_RATE");
+  props_.mem_clock_khz = attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, "MEMORY_CLOCK_RATE");
+  props_.mem_bus_width = attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, "GLOBAL_MEMORY_BUS_WIDTH");
+  props_.l2_bytes = attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, "L2_CACHE_SIZE");
   check(d.cuDeviceTotalMem_v2(&props_.total_memory, dev), "cuDeviceTotalMem_v2");
   check(d.cuDriverGetVersion(&props_.driver_version), "cuDriverGetVersion");
 }
@@ -105,6 +121,24 @@ std::string CudaDevice::description() const {
                      props_.name, arch(), props_.sm_count,
                      static_cast<double>(props_.total_memory) / (1024.0 * 1024.0 * 1024.0),
                      props_.driver_version / 1000, props_.driver_version % 1000 / 10);
+}
+
+std::map<std::string, int64_t> CudaDevice::property_map() const {
+  const CudaProperties& p = props_;
+  return {{"max_shared_mem", p.max_shared_per_block_optin},
+          {"max_num_regs", p.max_registers_per_block},
+          {"multiprocessor_count", p.sm_count},
+          {"warpSize", p.warp_size},
+          {"sm_clock_rate", p.clock_khz},
+          {"mem_clock_rate", p.mem_clock_khz},
+          {"mem_bus_width", p.mem_bus_width},
+          {"max_threads_per_block", p.max_threads_per_block},
+          {"max_threads_per_sm", p.max_threads_per_sm},
+          {"max_num_regs_per_sm", p.max_registers_per_sm},
+          {"max_shared_mem_per_sm", p.max_shared_per_sm},
+          {"l2_cache_size", p.l2_bytes},
+          {"total_memory", static_cast<int64_t>(p.total_memory)},
+          {"compute_capability", p.cc_major * 10 + p.cc_minor}};
 }
 
 std::string CudaDevice::pending_launch_note() const {

@@ -13,6 +13,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -32,6 +33,9 @@ struct CudaFunction {
   CUfunction handle = nullptr;
   std::string name;             ///< the entry's name in the module (extern "C" name)
   int static_shared_bytes = 0;  ///< CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
+  int num_regs = 0;             ///< CU_FUNC_ATTRIBUTE_NUM_REGS (per thread)
+  int local_bytes = 0;          ///< CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES (per thread: spills, local arrays)
+  int max_threads = 0;          ///< CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
   /// Dynamic shared bytes opted in so far (cuFuncSetAttribute), shared by copies; kept
   /// with the function, so it goes when the module does (a later module's function that
   /// happens to reuse the handle value starts from 0).
@@ -68,6 +72,15 @@ struct CudaProperties {
   int max_shared_per_block = 0;        ///< bytes without opt-in (48 KB)
   int max_shared_per_block_optin = 0;  ///< bytes with cuFuncSetAttribute opt-in
   int driver_version = 0;        ///< cuDriverGetVersion, e.g. 13000 for CUDA 13.0
+  int warp_size = 0;
+  int max_registers_per_block = 0;  ///< 32-bit registers
+  int max_registers_per_sm = 0;
+  int max_threads_per_sm = 0;
+  int max_shared_per_sm = 0;        ///< bytes
+  int clock_khz = 0;                ///< SM clock (CU_DEVICE_ATTRIBUTE_CLOCK_RATE)
+  int mem_clock_khz = 0;
+  int mem_bus_width = 0;            ///< bits
+  int l2_bytes = 0;
 };
 
 /// The cuda device. Thread-safe: every entry makes the context current on the calling
@@ -83,6 +96,7 @@ class CudaDevice final : public Device {
   std::string name() const override { return "cuda"; }
   /// "NVIDIA H200, sm_90, 132 SMs, 139.8 GiB, CUDA driver 13.0".
   std::string description() const override;
+  std::map<std::string, int64_t> property_map() const override;
   /// Allocates `bytes` (at least 1) of device memory, 256-byte aligned. Throws
   /// std::runtime_error ("cuda: cuMemAlloc_v2(N bytes) failed: ...").
   DeviceBuffer alloc(size_t bytes) override;

@@ -98,6 +98,15 @@ class CudaLoadedKernel final : public LoadedKernel {
     return kind == "ptx" ? ptx_of(c_.src, dev_.arch()) : std::string();
   }
   std::vector<std::string> assembly_kinds() const override { return {"ptx"}; }
+  KernelUsage usage() const override {
+    KernelUsage u;
+    u.registers = fn_.num_regs;
+    u.local_bytes = fn_.local_bytes;
+    u.shared_bytes = fn_.static_shared_bytes + c_.src.shared_bytes;
+    u.max_threads = fn_.max_threads;
+    u.threads = c_.src.threads;
+    return u;
+  }
 
  private:
   static constexpr uint64_t kNoFailure = ~uint64_t{0};

@@ -1,0 +1,108 @@
+"""The host APIs the official tutorials use around a compiled kernel (02-fused-softmax's
+occupancy arithmetic): driver.active.utils.get_device_properties, get_current_target,
+kernel.warmup(...) -> CompiledKernel with _init_handles / n_regs / n_spills /
+metadata.shared, and CompiledKernel[grid](*all_args) launching that specialization.
+
+Reference: float64 numpy softmax. Tolerance: the kernel computes in fp32 with tl.exp and a
+tree sum over <= 128 terms; rtol 1e-5 / atol 1e-7 is ~100 fp32 ulps of a value in (0, 1],
+far above that error and far below any indexing or masking bug (which changes values by
+O(1/n_cols) or leaves the NaN poison). Outputs are NaN-poisoned before each launch.
+"""
+
+import numpy as np
+import pytest
+
+import tritium
+
+from conftest import ADD_KERNEL_SRC, poisoned
+
+SOFTMAX = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n_rows, n_cols,
+                   BLOCK_SIZE: tl.constexpr, num_stages: tl.constexpr):
+    row_start = tl.program_id(0)
+    row_step = tl.num_programs(0)
+    for row_idx in tl.range(row_start, n_rows, row_step, num_stages=num_stages):
+        col_offsets = tl.arange(0, BLOCK_SIZE)
+        mask = col_offsets < n_cols
+        row = tl.load(input_ptr + row_idx * input_row_stride + col_offsets, mask=mask, other=-float('inf'))
+        num = tl.exp(row - tl.max(row, axis=0))
+        tl.store(output_ptr + row_idx * output_row_stride + col_offsets, num / tl.sum(num, axis=0), mask=mask)
+"""
+
+
+def ref_softmax(x):
+    x = x.astype(np.float64)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def test_tutorial_occupancy_arithmetic_and_compiled_launch(as_triton, write_module, rng):
+    import triton
+    from triton.runtime import driver
+
+    mod = write_module("softmax_ck_mod", SOFTMAX)
+    props = driver.active.utils.get_device_properties(0)
+    for key in ("multiprocessor_count", "max_num_regs", "max_shared_mem", "warpSize"):
+        assert isinstance(props[key], int) and props[key] > 0, key
+    target = triton.runtime.driver.active.get_current_target()
+    assert target.backend == tritium.backend.device_backend() and target.warp_size == props["warpSize"]
+
+    n_rows, n_cols, num_warps = 37, 100, 8
+    x = rng.standard_normal((n_rows, n_cols)).astype(np.float32)
+    y = poisoned((n_rows, n_cols), np.float32)
+    kernel = mod.softmax_kernel.warmup(y, x, n_cols, n_cols, n_rows, n_cols, BLOCK_SIZE=128, num_stages=2,
+                                       num_warps=num_warps, grid=(1,))
+    assert np.isnan(y).all(), "warmup compiles only"
+    kernel._init_handles()
+    assert kernel.n_regs > 0 and kernel.n_spills >= 0 and kernel.metadata.shared > 0
+    assert kernel.metadata.num_warps == num_warps and kernel.metadata["BLOCK_SIZE"] == 128
+    occupancy = props["max_num_regs"] // (kernel.n_regs * props["warpSize"] * num_warps)
+    occupancy = min(occupancy, props["max_shared_mem"] // kernel.metadata.shared)
+    assert occupancy >= 1
+    if target.backend == "cpu":  # the documented model: one program per worker thread
+        assert occupancy == 1
+    num_programs = min(props["multiprocessor_count"] * occupancy, n_rows)
+
+    kernel[(num_programs, 1, 1)](y, x, n_cols, n_cols, n_rows, n_cols, 128, 2)
+    assert not np.isnan(y).any()
+    np.testing.assert_allclose(y, ref_softmax(x), rtol=1e-5, atol=1e-7)
+
+    # A persistent grid smaller than the rows, as a numpy integer: every row still written.
+    y2 = poisoned((n_rows, n_cols), np.float32)
+    kernel[(np.int64(3),)](y2, x, n_cols, n_cols, n_rows, n_cols, 128, 2)
+    np.testing.assert_allclose(y2, ref_softmax(x), rtol=1e-5, atol=1e-7)
+
+
+def test_compiled_launch_refuses_other_constexprs(as_triton, write_module, rng):
+    mod = write_module("softmax_ck_mod2", SOFTMAX)
+    x = rng.standard_normal((4, 100)).astype(np.float32)
+    y = poisoned((4, 100), np.float32)
+    kernel = mod.softmax_kernel.warmup(y, x, 100, 100, 4, 100, BLOCK_SIZE=128, num_stages=2, grid=(1,))
+    with pytest.raises(ValueError, match="constexpr 'BLOCK_SIZE' = 256 differs from the 128"):
+        kernel[(4,)](y, x, 100, 100, 4, 100, 256, 2)
+    assert np.isnan(y).all()
+
+
+def test_grid_entries_must_be_integers(write_module):
+    add = write_module("add_grid_mod", ADD_KERNEL_SRC).add_kernel
+    x = np.ones(16, np.float32)
+    for bad in (1.0, True, "2", np.float32(1)):
+        with pytest.raises(TypeError, match="grid"):
+            add[(bad,)](x, x, x, 16, BLOCK=16)
+
+
+def test_runtime_module_shims(as_triton):
+    import triton
+    import triton.language as tl
+    import triton.runtime.jit as jit_mod
+    from triton.backends.compiler import GPUTarget
+
+    assert jit_mod.JITFunction is tritium.JITFunction
+    assert triton.language.core is tl or tl.core is tl
+    triton.set_allocator(lambda size, align, stream: None)  # accepted; tritium allocates its own scratch
+    assert isinstance(triton.runtime.driver.active.get_current_target(), GPUTarget)
