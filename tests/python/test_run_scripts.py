@@ -41,3 +41,24 @@ def test_import_triton_is_tritium_only_in_the_run(tmp_path):
     r2 = subprocess.run([sys.executable, "-c", "import triton; print(triton.__version__)"], capture_output=True,
                         text=True, timeout=120)
     assert "+tritium" not in r2.stdout
+
+
+def test_run_a_module_pytest_on_a_triton_test_file(tmp_path):
+    """`python -m tritium.run -m pytest FILE`: a Triton test suite runs on tritium, and its
+    exit status is pytest's (a failing test fails the run)."""
+    (tmp_path / "test_k.py").write_text(
+        "import numpy as np\nimport triton\nimport triton.language as tl\n\n\n"
+        "@triton.jit\ndef twice(x_ptr, out_ptr, n, BLOCK: tl.constexpr):\n"
+        "    offs = tl.arange(0, BLOCK)\n    m = offs < n\n"
+        "    tl.store(out_ptr + offs, 2 * tl.load(x_ptr + offs, mask=m), mask=m)\n\n\n"
+        "def test_twice():\n    assert '+tritium' in triton.__version__\n"
+        "    x = np.arange(1, 11, dtype=np.float32)\n    out = np.full(10, np.nan, np.float32)\n"
+        "    twice[(1,)](x, out, 10, BLOCK=16)\n    np.testing.assert_array_equal(out, 2 * x)\n\n\n"
+        "def test_fails():\n    assert False, 'on purpose'\n")
+    r = subprocess.run([sys.executable, "-m", "tritium.run", "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                        "test_k.py", "-k", "twice"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "1 passed" in r.stdout
+    r = subprocess.run([sys.executable, "-m", "tritium.run", "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                        "test_k.py"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert r.returncode == 1 and "1 failed, 1 passed" in r.stdout, r.stdout + r.stderr
