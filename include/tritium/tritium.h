@@ -246,10 +246,12 @@ class Device {
 /// integer for an integer (in range of its dtype; == 1 for "i32:1"; a multiple of 16 for
 /// "i32:16"), an integer or float for a float parameter (rounded to nearest-even into
 /// fp16/bf16/fp32). Mismatches throw Error(Argument) naming the parameter.
+struct TensorDescriptorArg;
+
 class Arg {
  public:
   /// What the argument holds.
-  enum class Kind { Pointer, Int, Float, None };
+  enum class Kind { Pointer, Int, Float, None, TensorDescriptor };
 
   /// A pointer to the start of `b`.
   Arg(const Buffer& b);  // NOLINT(google-explicit-constructor)
@@ -267,6 +269,16 @@ class Arg {
     a.kind_ = Kind::None;
     return a;
   }
+  /// A host tensor descriptor (upstream's `triton.tools.tensor_descriptor.TensorDescriptor`),
+  /// for Kernel::run: `base` (an Arg::tensor: the element dtype) viewed as a `shape` array
+  /// with element `strides`, accessed in blocks of `block_shape` by desc.load / desc.store
+  /// in the kernel. Specialized as "tensordesc<dtype[block_shape]>" (", nan>" with NaN
+  /// padding); it launches as the base pointer, the shape (i32 each) and the strides but
+  /// the last (i64 each): see launch_arguments(). Throws Error(Usage) unless 1 to 5
+  /// dimensions with as many shape, stride and block entries, the last stride 1, shape
+  /// entries in [0, 2^31), block entries > 0, padding "zero" or "nan", and base a tensor.
+  static Arg tensor_descriptor(const Arg& base, std::vector<int64_t> shape, std::vector<int64_t> strides,
+                               std::vector<int64_t> block_shape, const std::string& padding = "zero");
   /// A Python bool, for Kernel::run: specialized as Triton's JIT does a bool argument
   /// ("i1", no ":1" / ":16"); launches as 0 or 1.
   static Arg boolean(bool v) {
@@ -309,8 +321,11 @@ class Arg {
   const runtime::Device* pointer_device() const { return device_; }
   /// Bytes from pointer() to the end of the buffer (Kind::Pointer).
   size_t pointer_extent() const { return extent_; }
-  /// Element dtype of a pointer made by Arg::tensor ("" for other pointers and scalars).
+  /// Element dtype of a pointer made by Arg::tensor, or of a tensor descriptor's base (""
+  /// for other pointers and scalars).
   const std::string& dtype() const { return dtype_; }
+  /// The descriptor (Kind::TensorDescriptor), else null.
+  const TensorDescriptorArg* descriptor() const { return desc_.get(); }
   /// Short description for messages ("buffer of 4096 bytes", "int 7", "float 0.5").
   std::string describe() const;
 
@@ -326,7 +341,22 @@ class Arg {
   const runtime::Device* device_ = nullptr;
   size_t extent_ = 0;
   std::string dtype_;
+  std::shared_ptr<const TensorDescriptorArg> desc_;
 };
+
+/// The fields of an Arg::tensor_descriptor.
+struct TensorDescriptorArg {
+  Arg base = Arg::none();            ///< the tensor (Kind::Pointer with a dtype)
+  std::vector<int64_t> shape;        ///< elements per dimension
+  std::vector<int64_t> strides;      ///< elements; the last is 1
+  std::vector<int64_t> block_shape;  ///< the block desc.load / desc.store move
+  bool padding_nan = false;          ///< out-of-bounds elements load as NaN (else zero)
+};
+
+/// The arguments a CompiledKernel launch takes for Kernel::run-style `args` (one per
+/// runtime parameter): None arguments dropped (they are specialized away) and each tensor
+/// descriptor expanded into its base, its shape and its strides but the last.
+std::vector<Arg> launch_arguments(const std::vector<Arg>& args);
 
 /// The launch grid: number of programs along x, y, z (Triton's `grid`). `{n}` is (n, 1, 1),
 /// `{n, m}` is (n, m, 1); any integer types. A zero extent launches nothing; a negative

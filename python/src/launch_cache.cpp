@@ -35,6 +35,14 @@ std::string launch_key(const std::string& backend, const std::vector<Arg>& args,
         k += reinterpret_cast<uintptr_t>(a.pointer()) % 16 == 0 ? 'a' : '-';
         break;
       case Arg::Kind::Float: k += 'f'; break;
+      case Arg::Kind::TensorDescriptor: {  // the dtype, block shape and padding are the specialization
+        const TensorDescriptorArg* d = a.descriptor();
+        k += d->padding_nan ? 'D' : 'd';
+        put_str(k, a.dtype());
+        k += static_cast<char>(d->block_shape.size());
+        for (int64_t b : d->block_shape) k.append(reinterpret_cast<const char*>(&b), sizeof b);
+        break;
+      }
       case Arg::Kind::Int:
         if (a.is_bool()) {
           k += 'b';

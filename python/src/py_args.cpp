@@ -176,6 +176,25 @@ const char* space_name(MemorySpace s) {
 
 }  // namespace
 
+// upstream's triton.tools.tensor_descriptor.TensorDescriptor (and tritium's): a dataclass
+// with base, shape, strides, block_shape and padding.
+bool is_descriptor(nb::handle h) {
+  return nb::hasattr(h, "block_shape") && nb::hasattr(h, "base") && nb::hasattr(h, "strides") && nb::hasattr(h, "shape");
+}
+
+std::vector<int64_t> int_list(nb::handle seq, const std::string& what_) {
+  std::vector<int64_t> out;
+  try {
+    for (nb::handle x : seq) {
+      if (nb::isinstance<nb::bool_>(x) || nb::isinstance<nb::float_>(x)) throw nb::type_error();
+      out.push_back(nb::cast<int64_t>(x.attr("__index__")()));
+    }
+  } catch (const std::exception&) {
+    type_error(what_ + " must be a list of ints, got " + nb::cast<std::string>(nb::repr(seq)));
+  }
+  return out;
+}
+
 ConvertedArgs convert_args(const nb::sequence& args, const Kernel& kernel, const std::string& backend) {
   const size_t n = nb::len(args);
   // One look at each tensor: where it lives (for the backend) and what to pass.
@@ -187,11 +206,15 @@ ConvertedArgs convert_args(const nb::sequence& args, const Kernel& kernel, const
     nb::handle h = args[i];
     if (h.is_none() || nb::isinstance<nb::bool_>(h) || nb::isinstance<nb::int_>(h) || nb::isinstance<nb::float_>(h))
       continue;
+    if (is_descriptor(h)) {
+      is_tensor[i] = 2;
+      h = h.attr("base");
+    }
     const bool torch_like = is_torch_like(h);
     if (!is_tensor_like(h, torch_like))
       type_error(what(kernel, i) + ": cannot pass " + nb::cast<std::string>(nb::repr(h.type())) +
                  " to a kernel (expected a tensor, int, float, bool or None)");
-    is_tensor[i] = 1;
+    if (!is_tensor[i]) is_tensor[i] = 1;
     views[i] = view_of(h, torch_like, kernel, i);
     const MemorySpace s = views[i].space;
     if (s == MemorySpace::Other) value_error(what(kernel, i) + " lives in memory no tritium backend can address");
@@ -220,6 +243,18 @@ ConvertedArgs convert_args(const nb::sequence& args, const Kernel& kernel, const
                     "; tritium's cuda backend runs on device 0");
       out.borrowed.push_back(out.device.borrow(v.ptr, v.ptr ? v.bytes : 0));
       out.args.push_back(Arg::tensor(out.borrowed.back(), v.dtype));
+      if (is_tensor[i] == 2) {  // a TensorDescriptor over that tensor
+        const std::string w = what(kernel, i);
+        nb::object pad = nb::getattr(h, "padding", nb::str("zero"));
+        try {
+          out.args.back() = Arg::tensor_descriptor(out.args.back(), int_list(h.attr("shape"), w + ".shape"),
+                                                   int_list(h.attr("strides"), w + ".strides"),
+                                                   int_list(h.attr("block_shape"), w + ".block_shape"),
+                                                   nb::cast<std::string>(nb::str(pad)));
+        } catch (const Error& e) {
+          value_error(w + ": " + std::string(e.what()).substr(std::string("Arg::tensor_descriptor: ").size()));
+        }
+      }
     } else if (h.is_none()) {
       out.args.push_back(Arg::none());
     } else if (nb::isinstance<nb::bool_>(h)) {

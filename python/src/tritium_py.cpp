@@ -170,11 +170,7 @@ LaunchResult launch(LaunchCache& cache, const Kernel& kernel, const std::string&
     if (auto it = cache.entries.find(key); it != cache.entries.end()) {
       const LaunchEntry& e = it->second;
       if (run) {
-        std::vector<Arg> passed;  // None arguments are specialized away
-        passed.reserve(conv.args.size());
-        for (const Arg& a : conv.args)
-          if (a.kind() != Arg::Kind::None) passed.push_back(a);
-        e.kernel.launch_async(g, passed);
+        e.kernel.launch_async(g, launch_arguments(conv.args));  // None dropped, descriptors expanded
       }
       return LaunchResult{e.kernel, e.meta, cache.runtime_names, std::move(conv.args), {g.x, g.y, g.z}};
     }

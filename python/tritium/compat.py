@@ -4,7 +4,7 @@ After ``tritium.install_as_triton()``, ``import triton``, ``import triton.langua
 ``from triton.language.extra import libdevice``, ``import triton.testing``,
 ``triton.runtime.driver.active`` (get_active_torch_device, get_current_target,
 utils.get_device_properties), ``triton.runtime.jit``, ``triton.set_allocator`` and
-``triton.language.core`` resolve to tritium in this process only (entries in ``sys.modules``; nothing on disk changes and an installed Triton
+``triton.language.core``, ``triton.tools.tensor_descriptor`` resolve to tritium in this process only (entries in ``sys.modules``; nothing on disk changes and an installed Triton
 stays as it is for other processes). ``python -m tritium.run script.py`` does this and
 then runs the script as ``__main__``.
 """
@@ -123,6 +123,9 @@ def install_as_triton():
                    __version__="3.6.0+tritium." + tritium.__version__, __path__=[])
     compiler = _shim("triton.compiler", CompilationError=tritium.CompilationError, CompiledKernel=tritium.CompiledKernel)
     backends_compiler = _shim("triton.backends.compiler", GPUTarget=GPUTarget)
+    from .tools import tensor_descriptor as _td
+    tools = _shim("triton.tools", tensor_descriptor=_td)
+    triton.tools = tools
     triton.compiler = compiler
     mods = {
         "triton": triton,
@@ -138,6 +141,8 @@ def install_as_triton():
         "triton.compiler.errors": compiler,
         "triton.runtime.jit": jit_mod,
         "triton.backends.compiler": backends_compiler,
+        "triton.tools": tools,
+        "triton.tools.tensor_descriptor": _td,
         "triton.language.core": tl,
     }
     sys.modules.update(mods)

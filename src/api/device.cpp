@@ -184,6 +184,64 @@ Arg Arg::tensor(const Buffer& b, const std::string& dtype, size_t byte_offset) {
   return a;
 }
 
+Arg Arg::tensor_descriptor(const Arg& base, std::vector<int64_t> shape, std::vector<int64_t> strides,
+                           std::vector<int64_t> block_shape, const std::string& padding) {
+  auto bad = [](const std::string& why) {
+    throw Error(ErrorKind::Usage, "Arg::tensor_descriptor: " + why);
+  };
+  if (base.kind() != Kind::Pointer || base.dtype().empty()) bad("the base must be an Arg::tensor, got " + base.describe());
+  const size_t n = shape.size();
+  if (n < 1 || n > 5) bad(fmt::format("a descriptor has 1 to 5 dimensions, got {}", n));
+  if (strides.size() != n || block_shape.size() != n)
+    bad(fmt::format("shape, strides and block_shape must have the same length, got {}, {} and {}", n, strides.size(),
+                    block_shape.size()));
+  if (strides.back() != 1) bad(fmt::format("the last stride must be 1, got {}", strides.back()));
+  for (size_t d = 0; d < n; ++d) {
+    if (shape[d] < 0 || shape[d] > INT32_MAX) bad(fmt::format("shape[{}] = {} is outside [0, 2^31)", d, shape[d]));
+    if (block_shape[d] < 1) bad(fmt::format("block_shape[{}] = {} is not positive", d, block_shape[d]));
+  }
+  if (padding != "zero" && padding != "nan") bad("padding must be \"zero\" or \"nan\", got \"" + padding + "\"");
+  // Every element the descriptor names must lie in the base's memory (the kernel trusts it).
+  bool empty = false;
+  uint64_t last = 0;  // the largest element offset
+  for (size_t d = 0; d < n; ++d) {
+    if (strides[d] < 0) bad(fmt::format("strides[{}] = {} is negative", d, strides[d]));
+    empty |= shape[d] == 0;
+    last += static_cast<uint64_t>(shape[d] > 0 ? shape[d] - 1 : 0) * static_cast<uint64_t>(strides[d]);
+  }
+  const uint64_t esize = ir::byte_size(*ir::parse_scalar_type(base.dtype()));
+  if (!empty && (last + 1) * esize > base.pointer_extent())
+    bad(fmt::format("shape and strides reach element {} ({} bytes) but the base holds {} bytes", last,
+                    (last + 1) * esize, base.pointer_extent()));
+  Arg a;
+  a.kind_ = Kind::TensorDescriptor;
+  a.dtype_ = base.dtype();
+  auto d = std::make_shared<TensorDescriptorArg>();
+  d->base = base;
+  d->shape = std::move(shape);
+  d->strides = std::move(strides);
+  d->block_shape = std::move(block_shape);
+  d->padding_nan = padding == "nan";
+  a.desc_ = std::move(d);
+  return a;
+}
+
+std::vector<Arg> launch_arguments(const std::vector<Arg>& args) {
+  std::vector<Arg> out;
+  out.reserve(args.size());
+  for (const Arg& a : args) {
+    if (a.kind() == Arg::Kind::None) continue;
+    if (const TensorDescriptorArg* d = a.descriptor()) {
+      out.push_back(d->base);
+      for (int64_t s : d->shape) out.emplace_back(s);
+      for (size_t i = 0; i + 1 < d->strides.size(); ++i) out.emplace_back(d->strides[i]);
+      continue;
+    }
+    out.push_back(a);
+  }
+  return out;
+}
+
 std::string Arg::describe() const {
   switch (kind_) {
     case Kind::Pointer:
@@ -196,6 +254,13 @@ std::string Arg::describe() const {
       return fmt::format("float {}", f_);
     case Kind::None:
       return "None";
+    case Kind::TensorDescriptor: {
+      std::string s = fmt::format("a tensor descriptor of {} [", dtype_);
+      for (size_t i = 0; i < desc_->shape.size(); ++i) s += fmt::format("{}{}", i ? ", " : "", desc_->shape[i]);
+      s += "] blocks [";
+      for (size_t i = 0; i < desc_->block_shape.size(); ++i) s += fmt::format("{}{}", i ? ", " : "", desc_->block_shape[i]);
+      return s + "]";
+    }
   }
   return "?";
 }

@@ -54,7 +54,7 @@ struct Runner {
       const Arg& a = args[i];
       PyValue v;
       if (a.kind() == Arg::Kind::None) v = PyValue::none();
-      else if (a.kind() == Arg::Kind::Pointer) v.kind = PyValue::Kind::Tensor, v.s = a.dtype();
+      else if (a.kind() == Arg::Kind::Pointer || a.descriptor()) v.kind = PyValue::Kind::Tensor, v.s = a.dtype();
       else if (a.kind() == Arg::Kind::Float) v = PyValue::of_float(a.float_value());
       else if (a.is_big_unsigned()) v = PyValue::of_float(static_cast<double>(a.uint_value()));
       else v = PyValue::of_int(a.int_value());
@@ -95,7 +95,14 @@ struct Runner {
           continue;
         }
         const bool align = !dns && !contains(decls.do_not_specialize_on_alignment, p.name);
-        if (a.kind() == Arg::Kind::Pointer) {
+        if (const TensorDescriptorArg* d = a.descriptor()) {
+          frontend::ArgSpec spec;
+          spec.kind = frontend::ArgSpec::Kind::TensorDesc;
+          spec.dtype = *ir::parse_scalar_type(a.dtype());
+          spec.block_shape = d->block_shape;
+          spec.padding_nan = d->padding_nan;
+          e = spec.str();
+        } else if (a.kind() == Arg::Kind::Pointer) {
           if (a.dtype().empty())
             throw Error(ErrorKind::Argument,
                         fmt::format("kernel '{}': argument '{}' is a buffer without a dtype; Kernel::run specializes on "
@@ -123,12 +130,7 @@ struct Runner {
   }
 
   // The arguments the compiled kernel takes: None arguments are specialized away.
-  std::vector<Arg> passed() const {
-    std::vector<Arg> out;
-    for (const Arg& a : args)
-      if (a.kind() != Arg::Kind::None) out.push_back(a);
-    return out;
-  }
+  std::vector<Arg> passed() const { return launch_arguments(args); }
 
   Meta grid_meta(const Meta& meta, const CompileOptions& o) const {
     Meta m = meta;

@@ -128,6 +128,27 @@ frontend::Specialization resolve_specialization(const std::string& kernel, const
                                     "(e.g. i32, *fp32), got '{}'",
                                     p.name, i + 1, a.str()));
     if (entry_is_value) continue;
+    if (a.kind == frontend::ArgSpec::Kind::TensorDesc) {  // base, shape (i32 each), strides but the last (i64)
+      ArgInfo base;
+      base.name = p.name + ".base";
+      base.is_pointer = true;
+      base.dtype = std::string(ir::short_name(a.dtype));
+      rt.push_back(base);
+      const size_t n = a.block_shape.size();
+      for (size_t d = 0; d < n; ++d) {
+        ArgInfo s;
+        s.name = fmt::format("{}.shape[{}]", p.name, d);
+        s.dtype = "i32";
+        rt.push_back(s);
+      }
+      for (size_t d = 0; d + 1 < n; ++d) {
+        ArgInfo s;
+        s.name = fmt::format("{}.strides[{}]", p.name, d);
+        s.dtype = "i64";
+        rt.push_back(s);
+      }
+      continue;
+    }
     ArgInfo info;
     info.name = p.name;
     info.is_pointer = a.kind == frontend::ArgSpec::Kind::Pointer;

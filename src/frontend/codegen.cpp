@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "frontend/builtins.h"
 #include "frontend/codegen_impl.h"
 #include "frontend/codegen_values.h"
 #include "ir/verifier.h"
@@ -46,6 +47,13 @@ void bind_kernel_params(cg::GenState& st, cg::FunctionGen& g, ir::Function& kf, 
 
   ir::Builder& b = g.builder();
   std::vector<std::pair<size_t, ir::Value*>> runtime;
+  struct DescParam {
+    size_t index;
+    CValue base;
+    CValues shape, strides, block;
+    bool nan;
+  };
+  std::vector<DescParam> desc_params;
   for (size_t i = 0; i < f.params.size(); ++i) {
     const Param& p = f.params[i];
     bool cx = st.is_constexpr(p.annotation.get());
@@ -78,6 +86,26 @@ void bind_kernel_params(cg::GenState& st, cg::FunctionGen& g, ir::Function& kf, 
       g.bind(p.name, cg::constexpr_value(a.value));
       continue;
     }
+    if (a.kind == ArgSpec::Kind::TensorDesc) {  // a host TensorDescriptor: its fields are kernel arguments
+      ir::Value* base = b.add_block_arg(kf.body, ir::Type::ptr(a.dtype));
+      base->name = p.name + "_base";
+      CValues shape, strides, block;
+      for (size_t d = 0; d < a.block_shape.size(); ++d) {
+        ir::Value* s = b.add_block_arg(kf.body, ir::Type::of(ir::ScalarType::I32));
+        s->name = fmt::format("{}_shape{}", p.name, d);
+        shape.push_back(CValue::of_tensor(s));
+        block.push_back(CValue::of_int(a.block_shape[d]));
+      }
+      for (size_t d = 0; d + 1 < a.block_shape.size(); ++d) {
+        ir::Value* s = b.add_block_arg(kf.body, ir::Type::of(ir::ScalarType::I64));
+        s->name = fmt::format("{}_stride{}", p.name, d);
+        strides.push_back(CValue::of_tensor(s));
+      }
+      strides.push_back(CValue::of_int(1));
+      desc_params.push_back({i, CValue::of_tensor(base), std::move(shape), std::move(strides), std::move(block),
+                             a.padding_nan});
+      continue;
+    }
     bool ptr = a.kind == ArgSpec::Kind::Pointer;
     ir::Value* arg = b.add_block_arg(kf.body, ptr ? ir::Type::ptr(a.dtype) : ir::Type::of(a.dtype));
     arg->name = p.name;
@@ -101,6 +129,16 @@ void bind_kernel_params(cg::GenState& st, cg::FunctionGen& g, ir::Function& kf, 
     } else {
       g.bind(p.name, CValue::of_tensor(arg));
     }
+  }
+  // Host tensor descriptors: the record tl.make_tensor_descriptor builds, from the arguments.
+  for (DescParam& d : desc_params) {
+    const Param& p = f.params[d.index];
+    std::vector<KwArg> kw;
+    kw.push_back({"padding_option", std::make_shared<CValue>(CValue::of_str(d.nan ? "nan" : "zero"))});
+    g.bind(p.name, call_builtin(g.ctx(), "make_tensor_descriptor",
+                                {d.base, CValue::of_tuple(std::move(d.shape)), CValue::of_tuple(std::move(d.strides)),
+                                 CValue::of_tuple(std::move(d.block))},
+                                std::move(kw), p.loc));
   }
 }
 

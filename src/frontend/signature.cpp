@@ -37,9 +37,47 @@ bool parse_float(const std::string& s, double* out) {
   }
 }
 
+// "tensordesc<fp16[64, 64]>" / "tensordesc<fp32[16, 32], nan>" (the prefix already matched).
+ArgSpec parse_tensordesc(const std::string& e) {
+  auto bad = [&](const std::string& why) {
+    throw std::invalid_argument("bad tensor descriptor entry '" + e + "': " + why +
+                                " (expected e.g. tensordesc<fp16[64, 64]> or tensordesc<fp32[16, 32], nan>)");
+  };
+  if (e.back() != '>') bad("no closing '>'");
+  const std::string inner = e.substr(11, e.size() - 12);
+  const size_t lb = inner.find('['), rb = inner.find(']');
+  if (lb == std::string::npos || rb == std::string::npos || rb < lb) bad("no [block shape]");
+  ArgSpec a;
+  a.kind = ArgSpec::Kind::TensorDesc;
+  auto t = ir::parse_scalar_type(trim(inner.substr(0, lb)));
+  if (!t) bad("unknown dtype '" + trim(inner.substr(0, lb)) + "'");
+  a.dtype = *t;
+  std::string dims = inner.substr(lb + 1, rb - lb - 1);
+  size_t start = 0;
+  while (start <= dims.size()) {
+    size_t c = dims.find(',', start);
+    std::string d = trim(dims.substr(start, c == std::string::npos ? std::string::npos : c - start));
+    int64_t v = 0;
+    if (!parse_int(d, &v) || v < 1) bad("block dimension '" + d + "' is not a positive integer");
+    a.block_shape.push_back(v);
+    if (c == std::string::npos) break;
+    start = c + 1;
+  }
+  if (a.block_shape.empty() || a.block_shape.size() > 5) bad("a descriptor has 1 to 5 dimensions");
+  std::string rest = trim(inner.substr(rb + 1));
+  if (!rest.empty()) {
+    if (rest[0] != ',') bad("unexpected '" + rest + "'");
+    rest = trim(rest.substr(1));
+    if (rest == "nan") a.padding_nan = true;
+    else if (rest != "zero") bad("padding must be zero or nan, got '" + rest + "'");
+  }
+  return a;
+}
+
 ArgSpec parse_entry(const std::string& raw) {
   std::string e = trim(raw);
   if (e.empty()) throw std::invalid_argument("empty signature entry");
+  if (e.rfind("tensordesc<", 0) == 0) return parse_tensordesc(e);
   ArgSpec a;
   if (e.size() >= 2 && (e[0] == '\'' || e[0] == '"') && e.back() == e[0]) {  // a string constexpr
     a.kind = ArgSpec::Kind::Constexpr;
@@ -125,6 +163,11 @@ std::string ArgSpec::str() const {
       return "*" + std::string(ir::short_name(dtype)) + (divisibility == 16 ? ":16" : "");
     case Kind::Scalar:
       return std::string(ir::short_name(dtype)) + (divisibility == 16 ? ":16" : "") + (equal_to_1 ? ":1" : "");
+    case Kind::TensorDesc: {
+      std::string s = "tensordesc<" + std::string(ir::short_name(dtype)) + "[";
+      for (size_t i = 0; i < block_shape.size(); ++i) s += (i ? ", " : "") + std::to_string(block_shape[i]);
+      return s + "]" + (padding_nan ? ", nan>" : ">");
+    }
     case Kind::Constexpr:
       if (is_none) return "None";
       if (auto* i = std::get_if<int64_t>(&value)) return std::to_string(*i);
@@ -154,8 +197,8 @@ std::vector<ArgSpec> parse_signature(const std::string& text) {
   std::string cur;
   int depth = 0;
   for (char c : text) {
-    if (c == '(' || c == '[') ++depth;
-    if (c == ')' || c == ']') --depth;
+    if (c == '(' || c == '[' || c == '<') ++depth;
+    if (c == ')' || c == ']' || c == '>') --depth;
     if (c == ',' && depth == 0) {
       out.push_back(parse_entry(cur));
       cur.clear();

@@ -9,6 +9,10 @@
 //   "1024"       constexpr value (int)      "0.5"        constexpr float
 //   "True"/"False" constexpr bool           "constexpr:name" is not used; a bare number is
 //                                                        the constexpr value for that position.
+//   "tensordesc<fp16[64, 64]>"  a host tensor descriptor (upstream's TensorDescriptor) of
+//   fp16 elements and block shape 64x64, zero padding; "tensordesc<fp32[16, 32], nan>"
+//   pads with NaN. Its launch arguments are the base pointer, one i32 per dimension (the
+//   shape) and one i64 stride per dimension but the last (which is 1).
 // A parameter declared `tl.constexpr` in the source must get a constexpr entry (or its
 // default) and a non-constexpr parameter must get a typed entry.
 #pragma once
@@ -32,13 +36,15 @@ using ConstexprValue = std::variant<int64_t, double, bool, std::string, DTypeVal
 
 /// One parameter of the launch signature.
 struct ArgSpec {
-  enum class Kind { Pointer, Scalar, Constexpr };
+  enum class Kind { Pointer, Scalar, Constexpr, TensorDesc };
   Kind kind = Kind::Scalar;
   ir::ScalarType dtype = ir::ScalarType::I32;  // pointee for pointers; value type for scalars
   int divisibility = 1;                        // 16 when known divisible by 16 (ints and pointers)
   bool equal_to_1 = false;                     // int scalars specialized as the constant 1
   ConstexprValue value = int64_t{0};           // for Constexpr
   bool is_none = false;                        // Constexpr entry "None" (Triton specializes None arguments)
+  std::vector<int64_t> block_shape;            // TensorDesc: the block shape (1 to 5 dims)
+  bool padding_nan = false;                    // TensorDesc: pad out-of-bounds loads with NaN (else zero)
 
   bool operator==(const ArgSpec&) const = default;
   /// Signature-string form of this entry ("*fp32:16", "i32", "128").

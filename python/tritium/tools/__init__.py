@@ -1,0 +1,1 @@
+"""Host-side helpers of the Triton API (``triton.tools``): ``tensor_descriptor``."""
