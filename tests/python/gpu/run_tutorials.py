@@ -1,6 +1,7 @@
 """Runs upstream Triton's official tutorials, unchanged, on tritium and on upstream Triton.
 
     python tests/python/gpu/run_tutorials.py DIR --out OUT [--timeout S] [--only NAME]
+                                             [--impls tritium,triton]
 
 DIR holds the tutorial files (not in the repository: upstream's code stays out of it; the
 H200 run used python/tutorials of triton-lang/triton at the 3.6 branch point, listed in
@@ -59,6 +60,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--only", default="")
     ap.add_argument("--tritium-only", action="store_true")
+    ap.add_argument("--impls", default="tritium,triton", help="which runs: tritium, triton (upstream) or both")
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -67,7 +69,8 @@ def main():
     rows = []
     for f in files:
         name = f.stem
-        for impl in ("tritium",) + (() if a.tritium_only else ("triton",)):
+        impls = ["tritium"] if a.tritium_only else [i for i in a.impls.split(",") if i]
+        for impl in impls:
             cwd = tempfile.mkdtemp(prefix=f"tut-{name}-{impl}-")
             if name.startswith("06-"):
                 tail = ["-m", "pytest", "-q", "-p", "no:cacheprovider", str(f.resolve()), "-k", ATTN_CASES]
