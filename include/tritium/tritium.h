@@ -631,16 +631,17 @@ class CompiledKernel {
   /// (e.g. a failed tl.device_assert in debug mode).
   void launch(const Grid& grid, const std::vector<Arg>& args) const;
   /// launch() without waiting for completion where the backend allows it (cuda: the
-  /// launch is enqueued on the default stream, in order with other work there — torch's
-  /// default stream too — unless the kernel reports failures through a device word, as a
-  /// tl.device_assert in debug mode does, which waits). Checks arguments as launch();
-  /// a fault inside the kernel surfaces as Error(Device) at the next Device::synchronize()
-  /// or copy. Same as launch() on the cpu backends.
-  void launch_async(const Grid& grid, const std::vector<Arg>& args) const;
+  /// launch is enqueued on `stream` — a CUstream of the device's primary context, e.g.
+  /// torch's `torch.cuda.current_stream().cuda_stream` — or, for null, the default stream,
+  /// in order with other work there; unless the kernel reports failures through a device
+  /// word, as a tl.device_assert in debug mode does, which waits). Checks arguments as
+  /// launch(); a fault inside the kernel surfaces as Error(Device) at the next
+  /// Device::synchronize() or copy. Same as launch() on the cpu backends (`stream` ignored).
+  void launch_async(const Grid& grid, const std::vector<Arg>& args, void* stream = nullptr) const;
 
  private:
   friend class Kernel;
-  void launch_impl(const Grid& grid, const std::vector<Arg>& args, bool wait) const;
+  void launch_impl(const Grid& grid, const std::vector<Arg>& args, bool wait, void* stream = nullptr) const;
   explicit CompiledKernel(std::shared_ptr<detail::CompiledState> s) : state_(std::move(s)) {}
   std::shared_ptr<detail::CompiledState> state_;
 };

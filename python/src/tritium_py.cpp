@@ -122,6 +122,24 @@ bool portable_for(const std::string& numerics) {
   throw nb::value_error((std::string(source) + "='" + mode + "': numerics must be 'native' or 'portable'").c_str());
 }
 
+// The stream a cuda launch goes on: torch's current stream for device 0 when torch is
+// imported (as upstream launches on torch.cuda.current_stream(), so kernels stay ordered
+// with the torch work around them), else the default stream (null).
+void* launch_stream(const Device& device) {
+  if (device.name() != "cuda") return nullptr;
+  static PyObject* get_stream = nullptr;  // torch._C._cuda_getCurrentRawStream (kept for the process)
+  if (!get_stream) {
+    PyObject* torch = PyDict_GetItemString(PyImport_GetModuleDict(), "torch");  // borrowed
+    if (!torch) return nullptr;
+    nb::handle t(torch);
+    if (!nb::hasattr(t, "_C") || !nb::hasattr(t.attr("_C"), "_cuda_getCurrentRawStream")) return nullptr;
+    get_stream = t.attr("_C").attr("_cuda_getCurrentRawStream").inc_ref().ptr();
+  }
+  nb::object s = nb::steal(PyObject_CallFunction(get_stream, "i", 0));
+  if (!s.is_valid()) throw nb::python_error();
+  return reinterpret_cast<void*>(nb::cast<uintptr_t>(s));
+}
+
 // One `kernel[grid](*args, **meta)`: see python/tritium/jit.py (JITFunction.run). A
 // specialization already in `cache` launches without going through Kernel::run_jit.
 LaunchResult launch(LaunchCache& cache, const Kernel& kernel, const std::string& backend_choice, nb::sequence args, nb::object grid,
@@ -169,14 +187,14 @@ LaunchResult launch(LaunchCache& cache, const Kernel& kernel, const std::string&
     key = launch_key(device.name(), conv.args, m, o);
     if (auto it = cache.entries.find(key); it != cache.entries.end()) {
       const LaunchEntry& e = it->second;
-      if (run) {
-        e.kernel.launch_async(g, launch_arguments(conv.args));  // None dropped, descriptors expanded
-      }
+      if (run) e.kernel.launch_async(g, launch_arguments(conv.args), launch_stream(device));
       return LaunchResult{e.kernel, e.meta, cache.runtime_names, std::move(conv.args), {g.x, g.y, g.z}};
     }
   }
   const GridFn fn = [g](const Meta&) { return g; };
-  Kernel::RunResult r = kernel.run_jit(device, fn, conv.args, m, o, do_not_specialize, do_not_specialize_on_alignment, run);
+  Kernel::RunResult r = kernel.run_jit(device, fn, conv.args, m, o, do_not_specialize, do_not_specialize_on_alignment,
+                                       /*launch=*/false);
+  if (run) r.kernel.launch_async(r.grid, launch_arguments(conv.args), launch_stream(device));
   auto base = std::make_shared<const Meta>(std::move(r.meta));
   if (cacheable) cache.entries.emplace(std::move(key), LaunchEntry{r.kernel, base});
   return LaunchResult{r.kernel, base, nullptr, {}, {r.grid.x, r.grid.y, r.grid.z}};

@@ -2,13 +2,17 @@
 
 ``do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_mode="median")``
 times ``fn()`` (a closure that launches kernels): it estimates one call's time, then calls
-``fn`` for about ``warmup`` ms untimed and about ``rep`` ms timed, each call followed by
-``tritium.synchronize()`` and timed alone with the host's monotonic clock
-(``time.perf_counter``); returns milliseconds: the median by default (a robust figure
-to take ratios of; "mean", "min", "max", "all" as upstream), or the given ``quantiles``.
-Each call is timed separately, so two kernels can be compared interleaved (A B A B ...) by
-alternating short do_bench calls. Unlike upstream on GPUs this does not flush the L2
-cache between calls and the figure includes the launch overhead.
+``fn`` for about ``warmup`` ms untimed and about ``rep`` ms timed, each call timed alone;
+returns milliseconds: the median by default (a robust figure to take ratios of; "mean",
+"min", "max", "all" as upstream), or the given ``quantiles``. Each call is timed
+separately, so two kernels can be compared interleaved (A B A B ...) by alternating short
+do_bench calls.
+
+How a call is timed: when ``fn``'s launches ran on the cuda backend and torch has CUDA,
+as upstream does — a 256 MB buffer is zeroed before each call (so the call starts with a
+cold L2 cache) and the call is timed by CUDA events on torch's current stream (tritium's
+launches go on that stream). Otherwise each call is followed by ``tritium.synchronize()``
+and timed with the host's monotonic clock (``time.perf_counter``), launch overhead included.
 
 ``assert_close(x, y, atol=None, rtol=None, err_msg="")``: both converted to float64 numpy
 arrays (torch tensors through ``.float().cpu()``), then ``numpy.testing.assert_allclose``
@@ -20,6 +24,7 @@ with atol 1e-2 and rtol 0 by default; NaN only matches NaN.
 from __future__ import annotations
 
 import statistics
+import sys
 import time
 
 from . import backend as _backend
@@ -30,12 +35,51 @@ def _sync():
     _backend.synchronize()
 
 
+def _cuda_torch():
+    """torch, when the launches so far ran on cuda and torch has CUDA (then events time)."""
+    torch = sys.modules.get("torch")
+    if "cuda" not in _backend._used or torch is None or not torch.cuda.is_available():
+        return None
+    return torch
+
+
+def _bench_cuda(torch, fn, warmup, rep, grad_to_none):
+    cache = torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32, device="cuda")
+    ev = lambda: torch.cuda.Event(enable_timing=True)  # noqa: E731
+    start, end = ev(), ev()
+    start.record()
+    for _ in range(5):
+        cache.zero_()
+        fn()
+    end.record()
+    torch.cuda.synchronize()
+    est_ms = start.elapsed_time(end) / 5
+    n_warmup = min(10000, max(1, int(warmup / max(est_ms, 1e-3))))
+    n_repeat = min(10000, max(1, int(rep / max(est_ms, 1e-3))))
+    for _ in range(n_warmup):
+        fn()
+    starts, ends = [ev() for _ in range(n_repeat)], [ev() for _ in range(n_repeat)]
+    for i in range(n_repeat):
+        if grad_to_none is not None:
+            for x in grad_to_none:
+                x.grad = None
+        cache.zero_()
+        starts[i].record()
+        fn()
+        ends[i].record()
+    torch.cuda.synchronize()
+    return [s.elapsed_time(e) for s, e in zip(starts, ends)]
+
+
 def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_mode="median"):
     """Milliseconds per call of `fn` (see the module docstring)."""
     if return_mode not in ("min", "max", "mean", "median", "all"):
         raise ValueError(f"return_mode must be min, max, mean, median or all, got {return_mode!r}")
     fn()
     _sync()
+    torch = _cuda_torch()
+    if torch is not None:
+        return _summarize(_bench_cuda(torch, fn, warmup, rep, grad_to_none), quantiles, return_mode)
     t0 = time.perf_counter()
     for _ in range(5):
         fn()
@@ -56,6 +100,10 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_m
         fn()
         _sync()
         times.append((time.perf_counter() - a) * 1e3)
+    return _summarize(times, quantiles, return_mode)
+
+
+def _summarize(times, quantiles, return_mode):
     if quantiles is not None:
         s = sorted(times)
         out = [s[min(len(s) - 1, max(0, int(round(q * (len(s) - 1)))))] for q in quantiles]

@@ -88,11 +88,11 @@ std::string CompiledKernel::assembly(const std::string& kind) const {
 
 void CompiledKernel::launch(const Grid& grid, const std::vector<Arg>& args) const { launch_impl(grid, args, true); }
 
-void CompiledKernel::launch_async(const Grid& grid, const std::vector<Arg>& args) const {
-  launch_impl(grid, args, false);
+void CompiledKernel::launch_async(const Grid& grid, const std::vector<Arg>& args, void* stream) const {
+  launch_impl(grid, args, false, stream);
 }
 
-void CompiledKernel::launch_impl(const Grid& grid, const std::vector<Arg>& args, bool wait) const {
+void CompiledKernel::launch_impl(const Grid& grid, const std::vector<Arg>& args, bool wait, void* stream) const {
   const int64_t dims[3] = {grid.x, grid.y, grid.z};
   for (int d = 0; d < 3; ++d)
     if (dims[d] < 0 || dims[d] > INT32_MAX)
@@ -103,7 +103,7 @@ void CompiledKernel::launch_impl(const Grid& grid, const std::vector<Arg>& args,
   std::array<int32_t, 3> g = {static_cast<int32_t>(grid.x), static_cast<int32_t>(grid.y), static_cast<int32_t>(grid.z)};
   try {
     if (wait) state_->loaded->launch(g, slots);
-    else state_->loaded->launch_async(g, slots);
+    else state_->loaded->launch_async(g, slots, stream);
   } catch (...) {
     detail::rethrow_as_error(ErrorKind::Device, fmt::format("launching kernel '{}' on {}", state_->name,
                                                             state_->device->name()));

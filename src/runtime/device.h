@@ -46,11 +46,13 @@ class LoadedKernel {
   /// for completion (the CPU runtime is synchronous). Throws std::runtime_error on failure
   /// (e.g. a failed device_assert, reported with kernel, file:line and program id).
   virtual void launch(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args) = 0;
-  /// Enqueues the launch without waiting where the backend can (cuda: on the default
-  /// stream, unless the kernel reports failures through a device word, e.g. a
+  /// Enqueues the launch without waiting where the backend can (cuda: on `stream`, a
+  /// CUstream of the device's context, or the default stream for null; unless the kernel reports failures through a device word, e.g. a
   /// device_assert in debug mode, which needs the wait); errors of the kernel itself then
   /// surface at the device's next synchronize() or copy. Default: launch().
-  virtual void launch_async(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args) {
+  virtual void launch_async(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args,
+                            void* stream = nullptr) {
+    (void)stream;
     launch(grid, args);
   }
   /// Generated source (C++ for cpu), for --emit and debugging.

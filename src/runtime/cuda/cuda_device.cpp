@@ -223,7 +223,7 @@ std::shared_ptr<CudaModule> CudaDevice::load_module(std::string_view image) {
 }
 
 void CudaDevice::launch(const CudaFunction& fn, const std::array<uint32_t, 3>& grid,
-                        const std::array<uint32_t, 3>& block, uint32_t shared_bytes, void** params) {
+                        const std::array<uint32_t, 3>& block, uint32_t shared_bytes, void** params, void* stream) {
   if (!fn.handle) throw std::invalid_argument("cuda device: launch of a null function");
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0) return;  // an empty grid: nothing to run
   make_current();
@@ -246,7 +246,7 @@ void CudaDevice::launch(const CudaFunction& fn, const std::array<uint32_t, 3>& g
     }
   }
   const CUresult r = d.cuLaunchKernel(fn.handle, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                                     shared_bytes, nullptr, params, nullptr);
+                                     shared_bytes, static_cast<CUstream>(stream), params, nullptr);
   if (r != CUDA_SUCCESS) check(r, "cuLaunchKernel(" + what() + ")", pending_launch_note());
   std::lock_guard<std::mutex> lk(mu_);
   last_launch_.name = fn.name;
@@ -257,12 +257,12 @@ void CudaDevice::launch(const CudaFunction& fn, const std::array<uint32_t, 3>& g
 
 void CudaDevice::launch(const CudaFunction& fn, const std::array<uint32_t, 3>& grid,
                         const std::array<uint32_t, 3>& block, uint32_t shared_bytes,
-                        const std::vector<tritium_arg>& args) {
+                        const std::vector<tritium_arg>& args, void* stream) {
   static_assert(sizeof(tritium_arg) == 8, "the launch ABI uses 8-byte slots");
   std::vector<tritium_arg> slots = args;  // kernelParams need non-const pointers
   std::vector<void*> params(slots.size());
   for (size_t i = 0; i < slots.size(); ++i) params[i] = &slots[i];
-  launch(fn, grid, block, shared_bytes, params.empty() ? nullptr : params.data());
+  launch(fn, grid, block, shared_bytes, params.empty() ? nullptr : params.data(), stream);
 }
 
 std::unique_ptr<Device> make_cuda_device(int ordinal) { return std::make_unique<CudaDevice>(ordinal); }

@@ -127,12 +127,12 @@ class CudaDevice final : public Device {
   /// with a zero dimension launches nothing. Asynchronous. Throws std::runtime_error naming
   /// the failing call with the kernel, grid, block and shared size.
   void launch(const CudaFunction& fn, const std::array<uint32_t, 3>& grid, const std::array<uint32_t, 3>& block,
-              uint32_t shared_bytes, void** params);
+              uint32_t shared_bytes, void** params, void* stream = nullptr);
   /// launch() with tritium's 8-byte argument slots (kernel_abi.h): the kernel's parameters
   /// must be laid out as the slots' low bytes (pointers, 64-bit and 32-bit integers, float,
   /// fp16/bf16 as their bits), which holds on little-endian hosts.
   void launch(const CudaFunction& fn, const std::array<uint32_t, 3>& grid, const std::array<uint32_t, 3>& block,
-              uint32_t shared_bytes, const std::vector<tritium_arg>& args);
+              uint32_t shared_bytes, const std::vector<tritium_arg>& args, void* stream = nullptr);
 
   /// Device properties.
   const CudaProperties& properties() const { return props_; }

@@ -86,9 +86,10 @@ class CudaLoadedKernel final : public LoadedKernel {
     dev_.synchronize();
     check_failure(grid);
   }
-  void launch_async(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args) override {
+  void launch_async(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args,
+                    void* stream) override {
     if (c_.src.fail_sites.empty()) {
-      enqueue(grid, args);
+      enqueue(grid, args, stream);
       return;
     }
     launch(grid, args);  // the failure word is read back after the kernel, so it waits
@@ -112,7 +113,7 @@ class CudaLoadedKernel final : public LoadedKernel {
   static constexpr uint64_t kNoFailure = ~uint64_t{0};
   /// Resets the failure word (kernels with fail sites) and enqueues the launch; false for an
   /// empty grid (nothing launched).
-  bool enqueue(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args) {
+  bool enqueue(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args, void* stream = nullptr) {
     for (int32_t g : grid)
       if (g < 0) throw std::invalid_argument(fmt::format("cuda: negative grid dimension {} for {}", g, kernel_));
     if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0) return false;
@@ -139,7 +140,7 @@ class CudaLoadedKernel final : public LoadedKernel {
     }
     slots.push_back(g);
     dev_.launch(fn_, {static_cast<uint32_t>(grid[0]), static_cast<uint32_t>(grid[1]), static_cast<uint32_t>(grid[2])},
-                {static_cast<uint32_t>(c_.src.threads), 1, 1}, static_cast<uint32_t>(c_.src.shared_bytes), slots);
+                {static_cast<uint32_t>(c_.src.threads), 1, 1}, static_cast<uint32_t>(c_.src.shared_bytes), slots, stream);
     return true;
   }
   /// After a completed launch: throws the failure the kernel reported, if any.

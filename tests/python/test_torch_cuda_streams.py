@@ -1,0 +1,83 @@
+"""Launches from Python go on torch's current CUDA stream (as upstream's do), so a kernel is
+ordered with the torch work around it on a side stream; do_bench times cuda launches with
+CUDA events; occupancy figures come from the driver; host tensor descriptors over torch
+CUDA tensors.
+
+Skipped unless the cuda backend and torch with CUDA are present (the H200 image; not CI).
+Ordering: on a side stream, torch spins the GPU (torch.cuda._sleep), then writes the input;
+the kernel reads it and torch copies the output, all on that stream. A kernel launched on
+another stream would run before the input is written (or be copied before it ran), leaving
+poison or stale values. Reference: float64 on the host; the kernel does one fp32 add per
+element, correctly rounded, so the output equals the float64 sum rounded to fp32, bit for bit.
+"""
+
+import numpy as np
+import pytest
+
+import tritium
+
+from conftest import ADD_KERNEL_SRC
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.skipif(
+    not (torch.cuda.is_available() and any(n == "cuda" and ok for n, ok, _ in tritium.backend.backends())),
+    reason="needs the cuda backend and torch with CUDA")
+
+
+@pytest.fixture
+def add(write_module):
+    return write_module("kernels_torch_streams", ADD_KERNEL_SRC).add_kernel
+
+
+def test_a_launch_is_ordered_on_torchs_current_stream(add, rng):
+    n = 1 << 20
+    hx = rng.standard_normal(n).astype(np.float32)
+    hy = rng.standard_normal(n).astype(np.float32)
+    src = torch.from_numpy(hx).cuda()
+    y = torch.from_numpy(hy).cuda()
+    x = torch.full((n,), float("nan"), device="cuda")
+    out = torch.full((n,), float("nan"), device="cuda")
+    torch.cuda.synchronize()
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        torch.cuda._sleep(100_000_000)  # ~50 ms of GPU time before the input exists
+        x.copy_(src)
+        add[(tritium.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
+        got = out.clone()
+    s.synchronize()
+    want = (hx.astype(np.float64) + hy).astype(np.float32)
+    np.testing.assert_array_equal(got.cpu().numpy(), want)
+
+
+def test_do_bench_times_with_events(add):
+    n = 1 << 24
+    x = torch.randn(n, device="cuda")
+    out = torch.empty_like(x)
+    ms = tritium.testing.do_bench(lambda: add[(tritium.cdiv(n, 1024),)](x, x, out, n, BLOCK=1024))
+    # 3 x 64 MB moved: at most ~5 TB/s on any current GPU, so at least ~0.04 ms; well under 100 ms.
+    assert 0.03 < ms < 100, ms
+    q = tritium.testing.do_bench(lambda: add[(tritium.cdiv(n, 1024),)](x, x, out, n, BLOCK=1024),
+                                 quantiles=[0.5, 0.2, 0.8])
+    assert len(q) == 3 and q[1] <= q[0] <= q[2]
+
+
+def test_tensor_descriptor_over_torch_cuda_tensors(as_triton, write_module, rng):
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    mod = write_module("desc_cuda_mod", """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def twice(x_desc, o_desc, BM: tl.constexpr, BN: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    o_desc.store([pm * BM, pn * BN], 2 * x_desc.load([pm * BM, pn * BN]))
+""")
+    hx = rng.integers(-100, 100, (100, 130)).astype(np.float16)
+    x = torch.from_numpy(hx).cuda()
+    o = torch.full_like(x, float("nan"))
+    mod.twice[(4, 3)](TensorDescriptor.from_tensor(x, [32, 64]), TensorDescriptor.from_tensor(o, [32, 64]), BM=32, BN=64)
+    torch.cuda.synchronize()
+    np.testing.assert_array_equal(o.cpu().numpy(), 2 * hx)  # small integers: exact in fp16
