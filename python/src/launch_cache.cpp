@@ -83,7 +83,8 @@ Meta launch_meta(const LaunchResult& r) {
   if (!r.names) return m;
   for (size_t i = 0; i < r.args.size() && i < r.names->size(); ++i) {
     const Arg& a = r.args[i];
-    if (a.kind() == Arg::Kind::Int && !a.is_big_unsigned()) m[(*r.names)[i]] = a.int_value();
+    if (a.is_bool()) m[(*r.names)[i]] = a.int_value() != 0;  // as Kernel::run_jit's grid meta
+    else if (a.kind() == Arg::Kind::Int && !a.is_big_unsigned()) m[(*r.names)[i]] = a.int_value();
     else if (a.kind() == Arg::Kind::Float) m[(*r.names)[i]] = a.float_value();
   }
   return m;

@@ -138,8 +138,9 @@ struct Runner {
     m["num_stages"] = int64_t{o.num_stages};
     for (size_t i = 0; i < runtime.size(); ++i) {
       const Arg& a = args[i];
-      if (a.kind() == Arg::Kind::Int && !a.is_big_unsigned()) m[runtime[i]->name] = a.int_value();
-      if (a.kind() == Arg::Kind::Float) m[runtime[i]->name] = a.float_value();
+      if (a.is_bool()) m[runtime[i]->name] = a.int_value() != 0;  // a Python bool stays a bool
+      else if (a.kind() == Arg::Kind::Int && !a.is_big_unsigned()) m[runtime[i]->name] = a.int_value();
+      else if (a.kind() == Arg::Kind::Float) m[runtime[i]->name] = a.float_value();
     }
     return m;
   }

@@ -106,3 +106,24 @@ def test_runtime_module_shims(as_triton):
     assert triton.language.core is tl or tl.core is tl
     triton.set_allocator(lambda size, align, stream: None)  # accepted; tritium allocates its own scratch
     assert isinstance(triton.runtime.driver.active.get_current_target(), GPUTarget)
+
+
+def test_metadata_keeps_python_bools(write_module):
+    mod = write_module("bool_meta_mod", """
+import tritium
+import tritium.language as tl
+
+
+@tritium.jit
+def maybe_negate(x_ptr, out_ptr, n, flag, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    tl.store(out_ptr + offs, tl.where(flag, -x, x), mask=m)
+""")
+    x = np.arange(1, 9, dtype=np.float32)
+    for flag in (True, False, True):  # the second True is served from the launch cache
+        out = poisoned(8, np.float32)
+        k = mod.maybe_negate[(1,)](x, out, 8, flag, BLOCK=8)
+        np.testing.assert_array_equal(out, -x if flag else x)
+        assert k.metadata["flag"] is flag and k.metadata["n"] == 8
