@@ -124,19 +124,34 @@ def _module_for(fn) -> "_C.Module":
     return m
 
 
+_defs_cache: dict = {}  # source text -> {name: [lines of its top-level defs]}
+
+
+def _top_level_defs(path: str) -> dict:
+    """The lines of each top-level def of the file, parsed once per file text."""
+    text = "".join(linecache.getlines(path))
+    with _modules_lock:
+        defs = _defs_cache.get(text)
+    if defs is None:
+        defs = {}
+        try:
+            for n in ast.parse(text).body:
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    defs.setdefault(n.name, []).append(n.lineno)
+        except SyntaxError:
+            pass  # the frontend reports it
+        with _modules_lock:
+            _defs_cache[text] = defs
+    return defs
+
+
 def _refuse_redefinition(fn):
     """tritium compiles a kernel from its file by name: a function defined twice at the top
     level of one file would run its last definition for both. Refused, naming the lines."""
     if "." in fn.__qualname__:
         return
     path = inspect.getsourcefile(fn) or fn.__code__.co_filename
-    text = "".join(linecache.getlines(path))
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        return  # the frontend reports it
-    lines = [n.lineno for n in tree.body
-             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == fn.__name__]
+    lines = _top_level_defs(path).get(fn.__name__, [])
     if len(lines) > 1:
         raise CompilationError(f"{path}:{fn.__code__.co_firstlineno}: '{fn.__name__}' is defined {len(lines)} times "
                                f"at the top level of its file (lines {', '.join(map(str, lines))}); tritium compiles a "
