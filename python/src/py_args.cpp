@@ -195,8 +195,39 @@ std::vector<int64_t> int_list(nb::handle seq, const std::string& what_) {
   return out;
 }
 
-ConvertedArgs convert_args(const nb::sequence& args, const Kernel& kernel, const std::string& backend) {
-  const size_t n = nb::len(args);
+// A numpy scalar (numpy.int64(5), numpy.float32(0.5), numpy.bool_(True)): launched as the
+// Python value it holds (`.item()`), not as a 0-d tensor.
+bool is_numpy_scalar(nb::handle h) {
+  static PyObject* generic = nullptr;  // numpy.generic, once numpy is imported (kept for the process)
+  if (!generic) {
+    PyObject* np = PyDict_GetItemString(PyImport_GetModuleDict(), "numpy");  // borrowed
+    if (!np) return false;
+    generic = PyObject_GetAttrString(np, "generic");
+    if (!generic) {
+      PyErr_Clear();
+      return false;
+    }
+  }
+  return PyObject_IsInstance(h.ptr(), generic) == 1;
+}
+
+bool is_python_scalar(nb::handle h) {
+  return h.is_none() || nb::isinstance<nb::bool_>(h) || nb::isinstance<nb::int_>(h) || nb::isinstance<nb::float_>(h);
+}
+
+ConvertedArgs convert_args(const nb::sequence& args_in, const Kernel& kernel, const std::string& backend) {
+  const size_t n = nb::len(args_in);
+  nb::sequence args = args_in;
+  for (size_t i = 0; i < n; ++i) {
+    if (is_python_scalar(args_in[i]) || !is_numpy_scalar(args_in[i])) continue;
+    nb::list items;  // a numpy scalar among the arguments: launch the values they hold
+    for (size_t j = 0; j < n; ++j) {
+      nb::handle h = args_in[j];
+      items.append(!is_python_scalar(h) && is_numpy_scalar(h) ? h.attr("item")() : nb::borrow(h));
+    }
+    args = nb::borrow<nb::sequence>(items);
+    break;
+  }
   // One look at each tensor: where it lives (for the backend) and what to pass.
   std::vector<TensorView> views(n);
   std::vector<char> is_tensor(n, 0);

@@ -70,6 +70,16 @@ class _ActiveDriver:
         return True
 
 
+class OutOfResources(Exception):
+    """triton.runtime.errors.OutOfResources: a kernel needs more of a resource (shared memory,
+    registers) than the device has. tritium raises tritium.CompilationError for these (with
+    the amounts); the class exists so host code that catches it imports."""
+
+    def __init__(self, required=0, limit=0, name=""):
+        self.required, self.limit, self.name = required, limit, name
+        super().__init__(f"out of resource: {name}, Required: {required}, Hardware limit: {limit}")
+
+
 def _set_allocator(allocator):
     """triton.set_allocator: the function upstream calls for the global scratch memory some
     kernels need (on-device tensor descriptors). tritium allocates that scratch itself, so
@@ -81,12 +91,17 @@ def _set_allocator(allocator):
 _allocator = None
 
 
+_PACKAGES = ("triton", "triton.runtime", "triton.tools", "triton.backends", "triton.compiler")
+
+
 def _shim(name, **attrs):
     m = types.ModuleType(name)
     m.__dict__.update(attrs)
     m.__tritium_shim__ = True
     # A module spec, as real modules have (importlib.util.find_spec("triton") reads it).
-    m.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=name == "triton")
+    m.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=name in _PACKAGES)
+    if name in _PACKAGES:
+        m.__path__ = []
     return m
 
 
@@ -111,7 +126,12 @@ def install_as_triton():
     driver.set_active = lambda _d: None
     jit_mod = _shim("triton.runtime.jit", JITFunction=tritium.JITFunction, KernelInterface=tritium.KernelInterface,
                     jit=tritium.jit)
-    runtime = _shim("triton.runtime", driver=driver, jit=jit_mod,
+    autotuner_mod = _shim("triton.runtime.autotuner", Autotuner=tritium.Autotuner, Heuristics=tritium.Heuristics,
+                          Config=tritium.Config, autotune=tritium.autotune, heuristics=tritium.heuristics)
+    errors_mod = _shim("triton.runtime.errors", OutOfResources=OutOfResources,
+                       InterpreterError=tritium.TritiumError)
+    runtime = _shim("triton.runtime", driver=driver, jit=jit_mod, autotuner=autotuner_mod, errors=errors_mod,
+                    OutOfResources=OutOfResources,
                     Autotuner=tritium.Autotuner, Heuristics=tritium.Heuristics, JITFunction=tritium.JITFunction,
                     KernelInterface=tritium.KernelInterface, Config=tritium.Config, autotune=tritium.autotune,
                     heuristics=tritium.heuristics)
@@ -123,6 +143,7 @@ def install_as_triton():
                    __version__="3.6.0+tritium." + tritium.__version__, __path__=[])
     compiler = _shim("triton.compiler", CompilationError=tritium.CompilationError, CompiledKernel=tritium.CompiledKernel)
     backends_compiler = _shim("triton.backends.compiler", GPUTarget=GPUTarget)
+    backends = _shim("triton.backends", compiler=backends_compiler)
     from .tools import tensor_descriptor as _td
     tools = _shim("triton.tools", tensor_descriptor=_td)
     triton.tools = tools
@@ -140,6 +161,9 @@ def install_as_triton():
         "triton.compiler": compiler,
         "triton.compiler.errors": compiler,
         "triton.runtime.jit": jit_mod,
+        "triton.runtime.autotuner": autotuner_mod,
+        "triton.runtime.errors": errors_mod,
+        "triton.backends": backends,
         "triton.backends.compiler": backends_compiler,
         "triton.tools": tools,
         "triton.tools.tensor_descriptor": _td,

@@ -53,7 +53,7 @@ _LAUNCH_OPTIONS = {"num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_
 _DEBUG_ENV = os.environ.get("TRITON_DEBUG", "0") == "1"
 
 _modules_lock = threading.Lock()
-_modules: dict = {}  # (path, mtime_ns, size) or (path, qualname, line) -> _C.Module
+_modules: dict = {}  # file key + host values (+ qualname, line when isolated) -> _C.Module
 _search_path_seen = None
 
 
@@ -66,104 +66,163 @@ def _sync_search_path():
         _search_path_seen = key
 
 
-def _nested_source(fn, path: str) -> str:
-    """The file's text with `fn` (defined in a function or a class body) moved to top level.
+class _FileInfo:
+    """What the Python side needs of a kernel's source file, parsed once per file text:
+    the span (first line, decorators included, to last line; 1-based) of each top-level
+    statement, and of every module-level definition of each name — at top level or inside
+    module-level if / try / with / for / while blocks, where Python binds it globally too."""
 
-    Line numbers are kept: the enclosing top-level definition's lines are blanked except
-    the function's own, which are dedented (so a diagnostic's column is off by the
-    indentation, its line is exact).
-    """
+    def __init__(self, text: str):
+        self.top: list = []
+        self.defs: dict = {}
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            return  # the frontend reports it
+        for st in tree.body:
+            self.top.append(self._span(st))
+            self._collect(st)
+
+    @staticmethod
+    def _span(node):
+        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        return first, node.end_lineno
+
+    def _collect(self, node):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.defs.setdefault(node.name, []).append(self._span(node))
+            return
+        if isinstance(node, ast.ClassDef):
+            return
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            for child in getattr(node, field, []) or []:
+                self._collect(child)
+
+    def enclosing(self, line: int):
+        for first, last in self.top:
+            if first <= line <= last:
+                return first, last
+        return None
+
+
+_info_cache: dict = {}  # file text -> _FileInfo
+
+
+def _file_info(path: str) -> "_FileInfo":
+    text = "".join(linecache.getlines(path))
+    with _modules_lock:
+        info = _info_cache.get(text)
+    if info is None:
+        info = _FileInfo(text)
+        with _modules_lock:
+            _info_cache[text] = info
+    return info
+
+
+def _needs_isolation(fn, info: "_FileInfo") -> bool:
+    """False when `fn` is its name's only module-level definition and a top-level statement
+    (the frontend then finds it by name in the file as it is); True otherwise: defined in a
+    function, a class body or a module-level block, or its name is defined more than once."""
+    if "." in fn.__qualname__:
+        return True
+    spans = info.defs.get(fn.__name__, [])
+    return len(spans) != 1 or spans[0] not in info.top or spans[0][0] != fn.__code__.co_firstlineno
+
+
+def _isolated_source(fn, path: str, info: "_FileInfo") -> str:
+    """The file's text with `fn` alone as the top-level definition of its name: the
+    top-level statement enclosing it (a function, class or block) is blanked except `fn`'s
+    own lines, which are dedented, and every other module-level definition of the same
+    name is blanked. Line numbers are kept (a diagnostic's column is off by the
+    indentation, its line is exact)."""
     lines = linecache.getlines(path)
-    src_lines, first = inspect.getsourcelines(fn)
-    first -= 1
-    last = first + len(src_lines)
+    src_lines, first = inspect.getsourcelines(fn)  # 1-based first line, decorators included
+    last = first + len(src_lines) - 1
     indent = len(src_lines[0]) - len(src_lines[0].lstrip())
-    # The enclosing top-level statement: the last line at column 0 before `first`.
-    top = first
-    while top > 0 and (not lines[top] or lines[top][0] in " \t\n#"):
-        top -= 1
-    end = last
-    while end < len(lines) and (not lines[end].strip() or lines[end][0] in " \t#"):
-        end += 1
     out = list(lines)
-    for i in range(top, end):
-        if first <= i < last:
-            out[i] = lines[i][indent:] if lines[i].strip() else "\n"
-        else:
+    blank = [info.enclosing(first) or (first, last)]
+    blank += [sp for sp in info.defs.get(fn.__name__, []) if not (sp[0] <= first <= sp[1])]
+    for lo, hi in blank:
+        for i in range(lo - 1, min(hi, len(lines))):
             out[i] = "\n"
+    for i in range(first - 1, min(last, len(lines))):
+        line = lines[i]
+        lead = len(line) - len(line.lstrip(" \t"))
+        out[i] = line[min(indent, lead):] if line.strip() else "\n"
     return "".join(out)
 
 
-def _module_for(fn) -> "_C.Module":
+def _closure_values(fn) -> dict:
+    """The names `fn` takes from an enclosing function, by value: constexprs (tl.constexpr,
+    int, float, bool, str, dtype) pass to the compiler as the values of those names; anything
+    else (a jit function, a tensor, a module) is refused, since tritium resolves kernel names
+    through the source file, where the enclosing function's locals do not exist."""
+    out = {}
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            v = cell.cell_contents
+        except ValueError:
+            continue  # not yet assigned: the frontend reports the name if the kernel uses it
+        x = v.value if type(v).__name__ == "constexpr" and hasattr(v, "value") else v
+        if isinstance(x, (bool, int, float, str)) or hasattr(x, "_tritium_dtype"):
+            out[name] = x
+            continue
+        what = "a jit function" if isinstance(v, KernelInterface) else f"a {type(v).__module__}.{type(v).__qualname__}"
+        hint = (f"define '{name}' at module level" if isinstance(v, KernelInterface) else
+                "pass it as an argument, or make it a module-level global")
+        raise CompilationError(f"{inspect.getsourcefile(fn)}:{fn.__code__.co_firstlineno}: kernel '{fn.__name__}' uses "
+                               f"'{name}' from its enclosing function, {what}: tritium takes only constexpr values "
+                               f"(ints, floats, bools, strings, dtypes) from an enclosing function; {hint}")
+    return out
+
+
+def _frozen(values: dict) -> tuple:
+    return tuple(sorted((k, type(v).__name__, repr(v)) for k, v in values.items()))
+
+
+def _module_for(fn) -> "tuple[_C.Module, dict]":
+    """The compiled-source module of `fn` and the host values given to it (the constexpr
+    globals of its module and the constexprs it takes from an enclosing function). Modules
+    are shared by the kernels of one file text with the same host values."""
     path = inspect.getsourcefile(fn) or fn.__code__.co_filename
-    nested = "." in fn.__qualname__  # defined in a function or a class body
     try:
         st = os.stat(path)
         file_key = (path, st.st_mtime_ns, st.st_size)
     except OSError:
         st = None
         file_key = (path, "linecache")
-    key = file_key + ((fn.__qualname__, fn.__code__.co_firstlineno) if nested else ())
+    if not linecache.getlines(path):
+        raise CompilationError(f"tritium.jit: the source of '{fn.__qualname__}' ({path}) is not available; "
+                               "tritium compiles kernels from their source file")
+    info = _file_info(path)
+    isolated = _needs_isolation(fn, info)
+    host = _constexpr_globals(fn.__globals__)
+    closure = _closure_values(fn)
+    host.update(closure)
+    key = file_key + (_frozen(host),) + ((fn.__qualname__, fn.__code__.co_firstlineno) if isolated else ())
     with _modules_lock:
         m = _modules.get(key)
     if m is not None:
-        return m
-    if nested:
-        m = _C.Module.from_string(_nested_source(fn, path), path)
+        return m, host
+    if isolated:
+        m = _C.Module.from_string(_isolated_source(fn, path, info), path)
     elif st is not None:
         m = _C.Module.from_file(path)
     else:  # e.g. a notebook cell: linecache holds the source
-        text = "".join(linecache.getlines(path))
-        if not text:
-            raise CompilationError(f"tritium.jit: the source of '{fn.__qualname__}' ({path}) is not available; "
-                                   "tritium compiles kernels from their source file")
-        m = _C.Module.from_string(text, path)
-    m.set_host_globals(_constexpr_globals(fn.__globals__))
+        m = _C.Module.from_string("".join(linecache.getlines(path)), path)
+    m.set_host_globals(host)
     with _modules_lock:
         _modules[key] = m
-    return m
-
-
-_defs_cache: dict = {}  # source text -> {name: [lines of its top-level defs]}
-
-
-def _top_level_defs(path: str) -> dict:
-    """The lines of each top-level def of the file, parsed once per file text."""
-    text = "".join(linecache.getlines(path))
-    with _modules_lock:
-        defs = _defs_cache.get(text)
-    if defs is None:
-        defs = {}
-        try:
-            for n in ast.parse(text).body:
-                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    defs.setdefault(n.name, []).append(n.lineno)
-        except SyntaxError:
-            pass  # the frontend reports it
-        with _modules_lock:
-            _defs_cache[text] = defs
-    return defs
-
-
-def _refuse_redefinition(fn):
-    """tritium compiles a kernel from its file by name: a function defined twice at the top
-    level of one file would run its last definition for both. Refused, naming the lines."""
-    if "." in fn.__qualname__:
-        return
-    path = inspect.getsourcefile(fn) or fn.__code__.co_filename
-    lines = _top_level_defs(path).get(fn.__name__, [])
-    if len(lines) > 1:
-        raise CompilationError(f"{path}:{fn.__code__.co_firstlineno}: '{fn.__name__}' is defined {len(lines)} times "
-                               f"at the top level of its file (lines {', '.join(map(str, lines))}); tritium compiles a "
-                               "kernel from its file by name and would run the last definition: rename one")
+    return m, host
 
 
 def _constexpr_globals(scope: dict) -> dict:
     """The ``X = tl.constexpr(...)`` globals of a kernel's module, by the values Python
     computed (upstream Triton reads them from the function's globals, whatever expression
     made them; tritium's frontend evaluates only the expressions it knows). Values that are
-    not an int, float, bool, str or tritium dtype are left to the frontend. Captured when the
-    module is first compiled, as upstream captures them at compile time."""
+    not an int, float, bool, str or tritium dtype are left to the frontend. Captured when a
+    kernel is first compiled, as upstream captures them at compile time; a later change to
+    one of them raises at the next launch of that kernel (JITFunction._check_globals)."""
     out = {}
     for name, v in scope.items():
         if type(v).__name__ != "constexpr" or not hasattr(v, "value"):
@@ -252,7 +311,8 @@ class CompiledKernel:
             fn = self._fn
             meta = self._r.meta
             for i in fn._constexpr_idx:
-                if i < len(args) and args[i] is not None and args[i] != meta.get(fn.arg_names[i]):
+                want = meta.get(fn.arg_names[i])
+                if i < len(args) and args[i] is not None and (type(args[i]) is not type(want) or args[i] != want):
                     raise ValueError(f"{fn.fn.__name__}: constexpr '{fn.arg_names[i]}' = {args[i]!r} differs from "
                                      f"the {meta.get(fn.arg_names[i])!r} this kernel was compiled with")
             return fn.run(*args, grid=grid, _tritium_options=self._opts)
@@ -369,6 +429,7 @@ class JITFunction(KernelInterface):
         self.do_not_specialize_on_alignment = names_of(do_not_specialize_on_alignment)
         self._binder = _make_binder(fn.__name__, self.signature)
         self._kernel = None
+        self._watch = []
         self._launch_cache = _C.LaunchCache()  # this function's specializations, by launch key
         self._runtime_idx = None
         self._constexpr_idx = None
@@ -378,7 +439,7 @@ class JITFunction(KernelInterface):
     def _load(self):
         if self._kernel is None:
             _sync_search_path()
-            m = _module_for(self.fn)
+            m, host = _module_for(self.fn)
             name = self.fn.__name__
             if name not in m.kernel_names():
                 raise CompilationError(f"{inspect.getsourcefile(self.fn)}:{self.fn.__code__.co_firstlineno}: "
@@ -389,8 +450,10 @@ class JITFunction(KernelInterface):
                                        "of jit, or a module-level def wrapped by a module-level "
                                        "`NAME = triton.jit(def_name)`; other call forms (in a loop, a function, a "
                                        "dict) are not supported")
-            _refuse_redefinition(self.fn)
             k = m.kernel(name)
+            g = self.fn.__globals__
+            # The constexpr globals given to the compiler, watched by identity at each launch.
+            self._watch = [(n, g[n]) for n in host if n in g and n not in self.fn.__code__.co_freevars]
             params = k.parameters
             if [p.name for p in params] != self.arg_names:
                 raise CompilationError(f"tritium.jit: the source of '{name}' does not match the function "
@@ -407,6 +470,12 @@ class JITFunction(KernelInterface):
         """Binds, specializes, compiles (cached) and launches over `grid`; returns the
         CompiledKernel. With warmup=True only compiles (Triton's kernel.warmup)."""
         kernel = self._load()
+        if self._watch:
+            g = self.fn.__globals__
+            for name, obj in self._watch:
+                if g.get(name) is not obj:
+                    self._check_globals()
+                    break
         opts = kwargs.pop("_tritium_options", None)
         try:
             values, extra = self._binder(*args, **kwargs)
@@ -453,6 +522,24 @@ class JITFunction(KernelInterface):
                       _backend._numerics or "", self.do_not_specialize, self.do_not_specialize_on_alignment, not warmup)
         _backend.note_used(r.backend)
         return CompiledKernel(r, self, (num_warps, num_stages, debug))
+
+    def _check_globals(self):
+        """A tl.constexpr global of the kernel's module was rebound since the kernel was
+        compiled: the same value is accepted (and watched from now on); another value raises,
+        as upstream raises for a global a compiled kernel used (tritium does not know which
+        of its module's constexpr globals a kernel uses, so it watches them all)."""
+        g = self.fn.__globals__
+        watch = []
+        for name, obj in self._watch:
+            new = g.get(name)
+            old_v = getattr(obj, "value", obj)
+            new_v = getattr(new, "value", new)
+            if new is not obj and (type(new).__name__ != "constexpr" or type(new_v) is not type(old_v) or new_v != old_v):
+                raise RuntimeError(f"Global variable {name} has changed since we compiled this kernel, from "
+                                   f"{old_v!r} to {new_v!r} (kernel '{self.fn.__name__}'; tritium watches every "
+                                   "tl.constexpr global of the kernel's module)")
+            watch.append((name, new))
+        self._watch = watch
 
     def warmup(self, *args, grid, **kwargs):
         """Compiles the specialization `kernel[grid](*args, **kwargs)` would launch, without launching."""

@@ -41,7 +41,15 @@ def ref_softmax(x):
     return e / e.sum(axis=1, keepdims=True)
 
 
-def test_tutorial_occupancy_arithmetic_and_compiled_launch(as_triton, write_module, rng):
+@pytest.fixture
+def on_cpu():
+    """numpy arrays launch on cpu: the device queries must describe that backend too."""
+    tritium.set_backend("cpu")
+    yield
+    tritium.set_backend(None)
+
+
+def test_tutorial_occupancy_arithmetic_and_compiled_launch(as_triton, write_module, rng, on_cpu):
     import triton
     from triton.runtime import driver
 
@@ -85,6 +93,8 @@ def test_compiled_launch_refuses_other_constexprs(as_triton, write_module, rng):
     kernel = mod.softmax_kernel.warmup(y, x, 100, 100, 4, 100, BLOCK_SIZE=128, num_stages=2, grid=(1,))
     with pytest.raises(ValueError, match="constexpr 'BLOCK_SIZE' = 256 differs from the 128"):
         kernel[(4,)](y, x, 100, 100, 4, 100, 256, 2)
+    with pytest.raises(ValueError, match="constexpr 'BLOCK_SIZE' = 128.0 differs from the 128"):
+        kernel[(4,)](y, x, 100, 100, 4, 100, 128.0, 2)
     assert np.isnan(y).all()
 
 
@@ -127,3 +137,26 @@ def maybe_negate(x_ptr, out_ptr, n, flag, BLOCK: tl.constexpr):
         k = mod.maybe_negate[(1,)](x, out, 8, flag, BLOCK=8)
         np.testing.assert_array_equal(out, -x if flag else x)
         assert k.metadata["flag"] is flag and k.metadata["n"] == 8
+
+
+def test_numpy_scalars_launch_as_their_values(write_module):
+    add = write_module("add_np_scalar_mod", ADD_KERNEL_SRC).add_kernel
+    x = np.arange(1, 21, dtype=np.float32)
+    out = poisoned(20, np.float32)
+    add[(np.int64(1),)](x, x, out, np.int64(20), BLOCK=32)  # n as numpy.int64: an int, not a 0-d tensor
+    np.testing.assert_array_equal(out, 2 * x)
+    assert "i32" in add[(1,)](x, x, out, np.int32(20), BLOCK=32).signature.split(",")[3]
+
+
+def test_host_side_names_scripts_import(as_triton):
+    import triton.language as tl
+    from triton.runtime.autotuner import Autotuner, Config  # noqa: F401
+    from triton.runtime.errors import OutOfResources
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    def annotated(desc: tl.tensor_descriptor, p: tl.pointer_type(tl.float16)):  # annotations evaluate
+        return desc, p
+
+    assert issubclass(OutOfResources, Exception)
+    d = TensorDescriptor.from_tensor(np.empty((0, 70), np.float32), [16, 16])
+    assert d.strides == [70, 1]

@@ -104,30 +104,6 @@ def test_string_constexprs_that_look_like_a_key_do_not_collide(mod):
         assert out[0] == want, (a, b)
 
 
-def test_a_kernel_defined_twice_in_its_file_is_refused(write_module):
-    m = write_module("twice_mod", """
-import tritium
-import tritium.language as tl
-
-
-@tritium.jit
-def k(out_ptr):
-    tl.store(out_ptr, 1.0)
-
-
-first = k
-
-
-@tritium.jit
-def k(out_ptr):
-    tl.store(out_ptr, 2.0)
-""")
-    out = np.full(1, np.nan, np.float32)
-    with pytest.raises(tritium.CompilationError, match=r"'k' is defined 2 times .*lines 7, 15"):
-        m.first[(1,)](out)
-    assert np.isnan(out[0])
-
-
 def test_jit_called_on_a_plain_function_in_a_loop_is_refused_with_the_supported_forms(write_module):
     m = write_module("plain_mod", """
 import tritium

@@ -238,3 +238,168 @@ def test_language_module_names():
     with pytest.raises(TypeError, match="only be called inside"):
         tl.load(None)
     assert set(tl.__all__) >= {"constexpr", "float32", "load", "dot"}
+
+
+# Each jit function runs its own definition, whatever else the file defines under its name
+# (Python binds each def to its own function object; tritium compiles a kernel defined in a
+# function, a class or a module-level block, or whose name is defined more than once, from
+# the file with that definition alone in place). Each kernel stores a distinct constant.
+SAME_NAMES = '''
+import triton
+import triton.language as tl
+
+
+class Op:
+    """A docstring with a line at column 0:
+no indentation here."""
+
+    @triton.jit
+    def kernel(o):
+        tl.store(o, 1.0)
+
+    def make(self):
+        @triton.jit
+        def kernel(o):
+            """Ends at column 0.
+"""
+            tl.store(o, 3.0)
+        return kernel
+
+
+@triton.jit
+def kernel(o):
+    tl.store(o, 2.0)
+
+
+first = kernel
+
+
+@triton.jit
+def kernel(o):
+    tl.store(o, 4.0)
+
+
+if True:
+    @triton.jit
+    def variant(o):
+        tl.store(o, 5.0)
+else:
+    @triton.jit
+    def variant(o):
+        tl.store(o, 6.0)
+
+if __name__ != "__main__":
+    @triton.jit
+    def guarded(o):
+        tl.store(o, 7.0)
+'''
+
+
+@pytest.mark.parametrize("get, value", [
+    (lambda m: m.Op.kernel, 1.0),
+    (lambda m: m.Op().make(), 3.0),
+    (lambda m: m.first, 2.0),
+    (lambda m: m.kernel, 4.0),
+    (lambda m: m.variant, 5.0),
+    (lambda m: m.guarded, 7.0),
+])
+def test_each_kernel_runs_its_own_definition(as_triton, write_module, get, value):
+    m = write_module("same_names_mod", SAME_NAMES)
+    out = np.full(1, np.nan, np.float32)
+    get(m)[(1,)](out)
+    assert out[0] == value
+
+
+CLOSURES = '''
+import triton
+import triton.language as tl
+
+SCALE = tl.constexpr(10.0)
+
+
+@triton.jit
+def helper(x):
+    return x * 2
+
+
+def make(s):
+    SCALE = tl.constexpr(s)
+
+    @triton.jit
+    def scaled(o):
+        tl.store(o, SCALE)
+
+    return scaled
+
+
+def make_with_local_helper():
+    @triton.jit
+    def helper(x):
+        return x * 3
+
+    @triton.jit
+    def uses(o):
+        tl.store(o, helper(1.0))
+
+    return uses
+
+
+def make_with_array(a):
+    @triton.jit
+    def uses_array(o):
+        tl.store(o, a)
+
+    return uses_array
+'''
+
+
+def test_constexprs_from_an_enclosing_function(as_triton, write_module):
+    m = write_module("closures_mod", CLOSURES)
+    for s in (3.0, 5.0, 3.0):  # a new closure value compiles anew; the global SCALE never leaks in
+        out = np.full(1, np.nan, np.float32)
+        m.make(s)[(1,)](out)
+        assert out[0] == s
+
+
+def test_non_constexpr_closures_are_refused(as_triton, write_module):
+    m = write_module("closures_mod2", CLOSURES)
+    out = np.full(1, np.nan, np.float32)
+    with pytest.raises(tritium.CompilationError, match=r"kernel 'uses' uses 'helper' from its enclosing function, "
+                                                       r"a jit function.*define 'helper' at module level"):
+        m.make_with_local_helper()[(1,)](out)
+    with pytest.raises(tritium.CompilationError, match=r"'a' from its enclosing function, a numpy.ndarray"):
+        m.make_with_array(np.zeros(1))[(1,)](out)
+    assert np.isnan(out[0])
+
+
+def test_a_constexpr_global_is_read_when_each_kernel_compiles_and_watched_after(as_triton, write_module):
+    m = write_module("rebind_mod", """
+import triton
+import triton.language as tl
+
+C = tl.constexpr(1.0)
+
+
+@triton.jit
+def a(o):
+    tl.store(o, C)
+
+
+@triton.jit
+def b(o):
+    tl.store(o, C + 10)
+""")
+    import triton.language as tl
+
+    out = np.full(1, np.nan, np.float32)
+    m.a[(1,)](out)
+    assert out[0] == 1.0
+    m.C = tl.constexpr(2.0)  # before b's first compile: b sees it
+    m.b[(1,)](out)
+    assert out[0] == 12.0
+    with pytest.raises(RuntimeError, match="Global variable C has changed since we compiled this kernel, from 1.0 "
+                                           "to 2.0"):
+        m.a[(1,)](out)
+    m.C = tl.constexpr(2.0)  # rebound to an equal value: accepted
+    m.b[(1,)](out)
+    assert out[0] == 12.0

@@ -169,6 +169,33 @@ class tensor:
     """The type of block values inside a kernel (only for annotations and isinstance)."""
 
 
+class tensor_descriptor_base:
+    """The type of tensor descriptors inside a kernel (annotations and isinstance only)."""
+
+
+class tensor_descriptor(tensor_descriptor_base):
+    """A kernel's tensor descriptor (tl.make_tensor_descriptor, or a host TensorDescriptor
+    argument); annotations and isinstance only."""
+
+
+class pointer_type:
+    """The type of pointers, `tl.pointer_type(tl.float16)` (annotations; in kernels the
+    compiler reads it)."""
+
+    def __init__(self, element_ty=None, address_space=1, const=False):
+        self.element_ty = element_ty
+        self.address_space = address_space
+        self.const = const
+
+
+class block_type:
+    """The type of blocks, `tl.block_type(tl.float32, [128])` (annotations only)."""
+
+    def __init__(self, element_ty=None, shape=()):
+        self.element_ty = element_ty
+        self.shape = list(shape)
+
+
 class _Builtin:
     """A name of the Triton language; callable only inside a kernel (the compiler reads it)."""
 
@@ -227,7 +254,8 @@ _DTYPES = ["int1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32
            "bfloat16", "float32", "float64", "float8e4nv", "float8e5", "float8e4b15", "float8e4b8",
            "float8e5b16"]
 
-__all__ = ["constexpr", "dtype", "tensor", "math", "extra"] + _DTYPES + _FUNCTIONS
+__all__ = ["constexpr", "dtype", "tensor", "tensor_descriptor", "tensor_descriptor_base", "pointer_type",
+           "block_type", "math", "extra"] + _DTYPES + _FUNCTIONS
 
 # triton.language.core: upstream's module that defines these names (scripts import
 # `triton.language.core` for tl.tensor, dtypes and the builtins); here the same namespace.

@@ -55,4 +55,8 @@ class TensorDescriptor:
             strides = list(tensor.stride())
         else:
             strides = [s // tensor.itemsize for s in tensor.strides]
+        if 0 in shape:  # an empty tensor names no element: its strides are the contiguous ones
+            strides = [1] * len(shape)
+            for d in range(len(shape) - 2, -1, -1):
+                strides[d] = strides[d + 1] * max(1, shape[d + 1])
         return TensorDescriptor(tensor, shape, strides, list(block_shape), padding)
