@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "runtime/cuda/nvrtc_compile.h"
+#include "runtime/opencl/opencl_api.h"
 #include "runtime/registry.h"
 #include "tritium/tritium.h"
 
@@ -20,6 +21,40 @@ std::string version_text() {
 }
 
 void declare_doctor(CLI::App& cmd, DoctorArgs& a) { cmd.add_flag("-h,--help", a.help); }
+
+namespace {
+
+// The OpenCL platforms and devices the ICD loader reports, indexed as TRITIUM_OPENCL_DEVICE
+// names them ("P:D").
+void print_opencl_platforms() {
+  fmt::print("\nOpenCL platforms:");
+  try {
+    const std::vector<runtime::opencl::DeviceInfo> devs = runtime::opencl::list_devices();
+    if (devs.empty()) {
+      fmt::print(" none ({})\n", runtime::opencl::unavailable_reason());
+      return;
+    }
+    fmt::print(" (ICD loader {})\n", runtime::opencl::api().library);
+    int p = -1, d = 0;
+    runtime::opencl::cl_platform_id last = nullptr;
+    for (const auto& i : devs) {
+      if (i.platform != last) {
+        last = i.platform;
+        ++p;
+        d = 0;
+        fmt::print("  platform {}: {} ({})\n", p, i.platform_name, i.platform_version);
+      }
+      fmt::print("    device {}:{}: {} [{}], {} compute units, {:.1f} GiB, {} KiB local memory, {}, driver {}{}\n", p,
+                 d++, i.name, i.is_gpu ? "GPU" : i.is_cpu ? "CPU" : "other", i.compute_units,
+                 static_cast<double>(i.global_mem) / (1024.0 * 1024.0 * 1024.0), i.local_mem / 1024, i.c_version,
+                 i.driver_version, i.has("cl_khr_subgroups") ? ", cl_khr_subgroups" : "");
+    }
+  } catch (const std::exception& e) {
+    fmt::print(" none ({})\n", e.what());
+  }
+}
+
+}  // namespace
 
 int run_doctor(const DoctorArgs&) {
   fmt::print("{}", version_text());
@@ -43,6 +78,7 @@ int run_doctor(const DoctorArgs&) {
     fmt::print("  {:<8} {:<12} {}\n", b.name, state, detail);
   }
   fmt::print("\nbest backend: {}\n", Device::best_backend());
+  print_opencl_platforms();
   return status;
 }
 

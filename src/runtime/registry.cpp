@@ -3,6 +3,7 @@
 
 #include "runtime/cpu/compiler.h"
 #include "runtime/cuda/cuda_device.h"
+#include "runtime/opencl/opencl_api.h"
 
 #include <unistd.h>
 
@@ -60,7 +61,12 @@ const std::vector<Backend>& table() {
        },
        [] { return cuda::make_cuda_device(0); }},
       {"opencl", "OpenCL devices through the ICD loader",
-       [] { return std::string("not built yet: the OpenCL backend is a later issue"); }, nullptr},
+       [] {
+         const std::string why = opencl::unavailable_reason();
+         return "the OpenCL C renderer is not written yet (the runtime layer is: " +
+                (why.empty() ? std::to_string(opencl::list_devices().size()) + " device(s) found)" : why + ")");
+       },
+       nullptr},
       {"metal", "Apple GPUs through Metal",
        [] { return std::string("not built yet: the Metal backend is a later issue (and needs an Apple platform)"); },
        nullptr},

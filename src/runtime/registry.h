@@ -7,7 +7,9 @@
 //   interp    always available (the reference interpreter; slow, for tests and debugging)
 //   cuda      available when libcuda.so.1 loads, cuInit succeeds and a device exists
 //             (kernels: codegen/cuda, compiled by NVRTC)
-//   opencl, metal, msl-emu   listed, unavailable until their backends are written
+//   opencl    listed, unavailable for kernels until the OpenCL C renderer exists; its
+//             runtime layer (runtime/opencl: ICD loader, buffers, OpenCL C kernels) is there
+//   metal, msl-emu   listed, unavailable until their backends are written
 #pragma once
 #include <memory>
 #include <string>

@@ -1,0 +1,235 @@
+// The OpenCL device and kernels built from OpenCL C source (see opencl_device.h).
+#include "runtime/opencl/opencl_device.h"
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace tritium::runtime::opencl {
+
+void check(cl_int r, const std::string& call) {
+  if (r != CL_SUCCESS) throw std::runtime_error("opencl: " + call + ": " + error_name(r));
+}
+
+namespace {
+
+/// The device $TRITIUM_OPENCL_DEVICE names ("P:D"), else the first GPU, else the first.
+DeviceInfo choose_device() {
+  std::vector<DeviceInfo> all = list_devices();
+  if (all.empty()) throw std::runtime_error("opencl: " + unavailable_reason());
+  if (const char* e = std::getenv("TRITIUM_OPENCL_DEVICE"); e && *e) {
+    unsigned p = 0, d = 0;
+    if (std::sscanf(e, "%u:%u", &p, &d) != 2)
+      throw std::runtime_error(fmt::format("opencl: TRITIUM_OPENCL_DEVICE='{}' is not 'P:D'", e));
+    std::vector<cl_platform_id> platforms;
+    for (const DeviceInfo& i : all)
+      if (platforms.empty() || platforms.back() != i.platform) platforms.push_back(i.platform);
+    if (p >= platforms.size())
+      throw std::runtime_error(fmt::format("opencl: TRITIUM_OPENCL_DEVICE='{}': there are {} platforms", e,
+                                           platforms.size()));
+    unsigned k = 0;
+    for (const DeviceInfo& i : all)
+      if (i.platform == platforms[p] && k++ == d) return i;
+    throw std::runtime_error(fmt::format("opencl: TRITIUM_OPENCL_DEVICE='{}': platform {} has {} devices", e, p, k));
+  }
+  for (const DeviceInfo& i : all)
+    if (i.is_gpu) return i;
+  return all.front();
+}
+
+constexpr uintptr_t kAlign = 256;  // between buffers' address ranges (also their alignment)
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------- device
+
+OpenCLDevice::OpenCLDevice() : info_(choose_device()) {
+  const Api& a = api();
+  cl_int err = CL_SUCCESS;
+  ctx_ = a.clCreateContext(nullptr, 1, &info_.device, nullptr, nullptr, &err);
+  check(err, "clCreateContext(" + info_.name + ")");
+  queue_ = a.clCreateCommandQueue(ctx_, info_.device, 0, &err);
+  if (err != CL_SUCCESS) {
+    a.clReleaseContext(ctx_);
+    check(err, "clCreateCommandQueue(" + info_.name + ")");
+  }
+}
+
+OpenCLDevice::~OpenCLDevice() {
+  const Api& a = api();
+  for (auto& [base, b] : blocks_) a.clReleaseMemObject(b.mem);
+  if (queue_) a.clReleaseCommandQueue(queue_);
+  if (ctx_) a.clReleaseContext(ctx_);
+}
+
+std::string OpenCLDevice::description() const {
+  return fmt::format("{} ({}; {}, {} compute units, {:.1f} GiB, {}, platform {})", info_.name, info_.vendor,
+                     info_.version, info_.compute_units,
+                     static_cast<double>(info_.global_mem) / (1024.0 * 1024.0 * 1024.0), info_.c_version,
+                     info_.platform_name);
+}
+
+std::map<std::string, int64_t> OpenCLDevice::property_map() const {
+  return {{"multiprocessor_count", info_.compute_units},
+          {"max_shared_mem", static_cast<int64_t>(info_.local_mem)},
+          {"max_threads_per_block", static_cast<int64_t>(info_.max_work_group)},
+          {"sm_clock_rate", int64_t{info_.clock_mhz} * 1000},
+          {"total_memory", static_cast<int64_t>(info_.global_mem)}};
+}
+
+DeviceBuffer OpenCLDevice::alloc(size_t bytes) {
+  cl_int err = CL_SUCCESS;
+  cl_mem m = api().clCreateBuffer(ctx_, CL_MEM_READ_WRITE, bytes == 0 ? 1 : bytes, nullptr, &err);
+  check(err, fmt::format("clCreateBuffer({} bytes)", bytes));
+  std::lock_guard<std::mutex> lk(mu_);
+  const uintptr_t base = next_;
+  next_ += ((bytes == 0 ? 1 : bytes) + 2 * kAlign - 1) / kAlign * kAlign;  // at least one kAlign gap
+  blocks_[base] = Block{m, bytes};
+  return DeviceBuffer{reinterpret_cast<void*>(base), bytes};
+}
+
+void OpenCLDevice::free(DeviceBuffer& b) {
+  if (!b.ptr) return;
+  cl_mem m = nullptr;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    auto it = blocks_.find(reinterpret_cast<uintptr_t>(b.ptr));
+    if (it == blocks_.end()) throw std::invalid_argument("opencl device: free of an address it did not allocate");
+    m = it->second.mem;
+    blocks_.erase(it);
+  }
+  api().clFinish(queue_);  // a kernel still queued may use it
+  api().clReleaseMemObject(m);
+  b = {};
+}
+
+std::pair<cl_mem, size_t> OpenCLDevice::resolve(const void* address) const {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(address);
+  std::lock_guard<std::mutex> lk(mu_);
+  auto it = blocks_.upper_bound(a);
+  if (it != blocks_.begin()) {
+    --it;
+    if (a <= it->first + it->second.bytes) return {it->second.mem, a - it->first};
+  }
+  throw std::invalid_argument(fmt::format("opencl device: address {:#x} is in no buffer of this device", a));
+}
+
+void OpenCLDevice::copy_in(DeviceBuffer& dst, const void* src, size_t bytes, size_t offset) {
+  if (offset > dst.bytes || bytes > dst.bytes - offset)
+    throw std::out_of_range(fmt::format("opencl device: copy_in of {} bytes at offset {} is past the end of a "
+                                        "buffer of {} bytes",
+                                        bytes, offset, dst.bytes));
+  if (bytes == 0) return;
+  auto [m, base_off] = resolve(dst.ptr);
+  check(api().clEnqueueWriteBuffer(queue_, m, CL_TRUE, base_off + offset, bytes, src, 0, nullptr, nullptr),
+        "clEnqueueWriteBuffer");
+}
+
+void OpenCLDevice::copy_out(void* dst, const DeviceBuffer& src, size_t bytes, size_t offset) {
+  if (offset > src.bytes || bytes > src.bytes - offset)
+    throw std::out_of_range(fmt::format("opencl device: copy_out of {} bytes at offset {} is past the end of a "
+                                        "buffer of {} bytes",
+                                        bytes, offset, src.bytes));
+  if (bytes == 0) return;
+  auto [m, base_off] = resolve(src.ptr);
+  check(api().clEnqueueReadBuffer(queue_, m, CL_TRUE, base_off + offset, bytes, dst, 0, nullptr, nullptr),
+        "clEnqueueReadBuffer");
+}
+
+void OpenCLDevice::synchronize() { check(api().clFinish(queue_), "clFinish"); }
+
+std::unique_ptr<LoadedKernel> OpenCLDevice::compile(const ir::Module&, const CodegenOptions&) {
+  throw std::runtime_error("opencl: the OpenCL C renderer (IR to OpenCL C) is not written yet; the runtime layer "
+                           "runs hand-written OpenCL C only (OpenCLDevice::load_source)");
+}
+
+std::unique_ptr<OpenCLKernel> OpenCLDevice::load_source(const std::string& source, const std::string& entry,
+                                                        std::vector<SlotKind> slots, size_t work_group_size,
+                                                        const std::string& options) {
+  return std::make_unique<OpenCLKernel>(*this, source, entry, std::move(slots), work_group_size, options);
+}
+
+// ---------------------------------------------------------------------------------- kernel
+
+OpenCLKernel::OpenCLKernel(OpenCLDevice& dev, std::string source, const std::string& entry,
+                           std::vector<SlotKind> slots, size_t work_group_size, const std::string& options)
+    : dev_(dev), source_(std::move(source)), entry_(entry), slots_(std::move(slots)), wg_(work_group_size) {
+  const Api& a = api();
+  cl_int err = CL_SUCCESS;
+  const char* text = source_.c_str();
+  const size_t len = source_.size();
+  program_ = a.clCreateProgramWithSource(dev_.context(), 1, &text, &len, &err);
+  check(err, "clCreateProgramWithSource");
+  cl_device_id d = dev_.info().device;
+  const std::string opts = "-cl-std=CL1.2" + (options.empty() ? std::string() : " " + options);
+  err = a.clBuildProgram(program_, 1, &d, opts.c_str(), nullptr, nullptr);
+  if (err != CL_SUCCESS) {
+    size_t n = 0;
+    a.clGetProgramBuildInfo(program_, d, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+    std::string log(n, '\0');
+    if (n) a.clGetProgramBuildInfo(program_, d, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+    while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+    a.clReleaseProgram(program_);
+    throw std::runtime_error(fmt::format("opencl: building kernel '{}' for {} failed ({}):\n{}", entry_,
+                                         dev_.info().name, error_name(err), log));
+  }
+  kernel_ = a.clCreateKernel(program_, entry_.c_str(), &err);
+  if (err != CL_SUCCESS) {
+    a.clReleaseProgram(program_);
+    check(err, "clCreateKernel(" + entry_ + ")");
+  }
+}
+
+OpenCLKernel::~OpenCLKernel() {
+  const Api& a = api();
+  if (kernel_) a.clReleaseKernel(kernel_);
+  if (program_) a.clReleaseProgram(program_);
+}
+
+bool OpenCLKernel::enqueue(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args) {
+  if (args.size() != slots_.size())
+    throw std::invalid_argument(fmt::format("opencl: kernel '{}' takes {} arguments, got {}", entry_, slots_.size(),
+                                            args.size()));
+  for (int32_t g : grid)
+    if (g < 0) throw std::invalid_argument(fmt::format("opencl: negative grid dimension {} for {}", g, entry_));
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0) return false;
+  const Api& a = api();
+  cl_uint k = 0;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const tritium_arg& v = args[i];
+    const std::string what = fmt::format("clSetKernelArg({}, slot {})", entry_, i);
+    switch (slots_[i]) {
+      case SlotKind::Pointer: {
+        auto [m, off] = dev_.resolve(v.ptr);
+        const cl_ulong o = off;
+        check(a.clSetKernelArg(kernel_, k++, sizeof(cl_mem), &m), what);
+        check(a.clSetKernelArg(kernel_, k++, sizeof(cl_ulong), &o), what);
+        break;
+      }
+      case SlotKind::I8: { const int8_t x = static_cast<int8_t>(v.i64); check(a.clSetKernelArg(kernel_, k++, 1, &x), what); break; }
+      case SlotKind::I16: { const int16_t x = static_cast<int16_t>(v.i64); check(a.clSetKernelArg(kernel_, k++, 2, &x), what); break; }
+      case SlotKind::I32: { const int32_t x = static_cast<int32_t>(v.i64); check(a.clSetKernelArg(kernel_, k++, 4, &x), what); break; }
+      case SlotKind::I64: check(a.clSetKernelArg(kernel_, k++, 8, &v.i64), what); break;
+      case SlotKind::F32: check(a.clSetKernelArg(kernel_, k++, 4, &v.f32), what); break;
+      case SlotKind::F64: check(a.clSetKernelArg(kernel_, k++, 8, &v.f64), what); break;
+    }
+  }
+  const size_t local[3] = {wg_, 1, 1};
+  const size_t global[3] = {static_cast<size_t>(grid[0]) * wg_, static_cast<size_t>(grid[1]),
+                            static_cast<size_t>(grid[2])};
+  check(a.clEnqueueNDRangeKernel(dev_.queue(), kernel_, 3, nullptr, global, local, 0, nullptr, nullptr),
+        fmt::format("clEnqueueNDRangeKernel({}, grid ({}, {}, {}), work-group {})", entry_, grid[0], grid[1], grid[2],
+                    wg_));
+  return true;
+}
+
+void OpenCLKernel::launch(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args) {
+  if (enqueue(grid, args)) dev_.synchronize();
+}
+
+void OpenCLKernel::launch_async(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args, void*) {
+  enqueue(grid, args);
+}
+
+}  // namespace tritium::runtime::opencl
