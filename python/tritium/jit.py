@@ -39,8 +39,10 @@ import functools
 import inspect
 import linecache
 import os
+import re
 import sys
 import threading
+import types
 
 from . import _C
 from . import backend as _backend
@@ -75,6 +77,7 @@ class _FileInfo:
     def __init__(self, text: str):
         self.top: list = []
         self.defs: dict = {}
+        self.bindings: dict = {}  # name -> spans of its module-level defs and assignments, in order
         try:
             tree = ast.parse(text)
         except SyntaxError:
@@ -91,9 +94,17 @@ class _FileInfo:
     def _collect(self, node):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self.defs.setdefault(node.name, []).append(self._span(node))
+            self.bindings.setdefault(node.name, []).append(self._span(node))
             return
         if isinstance(node, ast.ClassDef):
+            self.bindings.setdefault(node.name, []).append(self._span(node))
             return
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+        for t in targets:
+            for n in ast.walk(t):
+                if isinstance(n, ast.Name):
+                    self.bindings.setdefault(n.id, []).append(self._span(node))
         for field in ("body", "orelse", "finalbody", "handlers"):
             for child in getattr(node, field, []) or []:
                 self._collect(child)
@@ -129,62 +140,157 @@ def _needs_isolation(fn, info: "_FileInfo") -> bool:
     return len(spans) != 1 or spans[0] not in info.top or spans[0][0] != fn.__code__.co_firstlineno
 
 
+_ISOLATED_SUFFIX = "__tritium_isolated"
+
+
 def _isolated_source(fn, path: str, info: "_FileInfo") -> str:
-    """The file's text with `fn` alone as the top-level definition of its name: the
+    """The file's text with `fn` moved to top level under the name
+    `<name>__tritium_isolated` (so no other definition of its name can shadow it, and the
+    module's own definitions of that name stay for the helpers that call them): the
     top-level statement enclosing it (a function, class or block) is blanked except `fn`'s
-    own lines, which are dedented, and every other module-level definition of the same
-    name is blanked. Line numbers are kept (a diagnostic's column is off by the
-    indentation, its line is exact)."""
+    own lines, which are dedented. Line numbers are kept (a diagnostic's column is off by
+    the indentation, its line is exact)."""
     lines = linecache.getlines(path)
     src_lines, first = inspect.getsourcelines(fn)  # 1-based first line, decorators included
     last = first + len(src_lines) - 1
     indent = len(src_lines[0]) - len(src_lines[0].lstrip())
     out = list(lines)
-    blank = [info.enclosing(first) or (first, last)]
-    blank += [sp for sp in info.defs.get(fn.__name__, []) if not (sp[0] <= first <= sp[1])]
-    for lo, hi in blank:
-        for i in range(lo - 1, min(hi, len(lines))):
-            out[i] = "\n"
+    lo, hi = info.enclosing(first) or (first, last)
+    for i in range(lo - 1, min(hi, len(lines))):
+        out[i] = "\n"
+    renamed = False
     for i in range(first - 1, min(last, len(lines))):
         line = lines[i]
         lead = len(line) - len(line.lstrip(" \t"))
-        out[i] = line[min(indent, lead):] if line.strip() else "\n"
+        text = line[min(indent, lead):] if line.strip() else "\n"
+        if not renamed:
+            m = re.match(r"(\s*(?:async\s+)?def\s+)" + re.escape(fn.__name__) + r"\b", text)
+            if m:
+                text = m.group(1) + fn.__name__ + _ISOLATED_SUFFIX + text[m.end():]
+                renamed = True
+        out[i] = text
     return "".join(out)
 
 
-def _closure_values(fn) -> dict:
+def _is_dtype(x) -> bool:
+    from .language import dtype
+
+    return isinstance(x, dtype)
+
+
+_NOT_CONSTEXPR = object()
+
+
+def _constexpr_value(v):
+    """The compile-time value a Python object stands for in a kernel, or _NOT_CONSTEXPR:
+    tl.constexpr(x) -> x; int, float, bool, str, dtype -> itself."""
+    x = v.value if type(v).__name__ == "constexpr" and hasattr(v, "value") else v
+    if isinstance(x, (bool, int, float, str)) or _is_dtype(x):
+        return x
+    return _NOT_CONSTEXPR
+
+
+def _base_jit(v):
+    """The JITFunction under autotune / heuristics wrappers, or None."""
+    while v is not None and not isinstance(v, JITFunction):
+        v = getattr(v, "fn", None) if isinstance(v, KernelInterface) else None
+    return v
+
+
+def _used_globals(fn) -> "tuple[dict, set]":
+    """The globals of `fn`'s module that `fn` and the jit helpers of that module it calls
+    (transitively) name, {name: object}, from the code objects' co_names, as Python
+    resolves them through fn.__globals__ (attribute names that are also globals are
+    included: over-approximation only costs a watched name); and the names the helpers
+    (not `fn` itself) use."""
+    g = fn.__globals__
+    used: dict = {}
+    by_helpers: set = set()
+    todo = [fn]
+    seen = set()
+    while todo:
+        f = todo.pop()
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        codes = [f.__code__]
+        while codes:
+            c = codes.pop()
+            codes.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+            for name in c.co_names:
+                if f is not fn:
+                    by_helpers.add(name)
+                if name in g and name not in used:
+                    used[name] = g[name]
+                    base = _base_jit(g[name])
+                    if base is not None and base.fn.__globals__ is g:
+                        todo.append(base.fn)
+    return used, by_helpers
+
+
+def _closure_values(fn, by_helpers: set) -> dict:
     """The names `fn` takes from an enclosing function, by value: constexprs (tl.constexpr,
     int, float, bool, str, dtype) pass to the compiler as the values of those names; anything
     else (a jit function, a tensor, a module) is refused, since tritium resolves kernel names
-    through the source file, where the enclosing function's locals do not exist."""
+    through the source file, where the enclosing function's locals do not exist. A constexpr
+    whose name is also a global that one of the kernel's jit helpers uses is refused too:
+    the value would reach that helper, where Python reads the global."""
     out = {}
     for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
         try:
             v = cell.cell_contents
         except ValueError:
             continue  # not yet assigned: the frontend reports the name if the kernel uses it
-        x = v.value if type(v).__name__ == "constexpr" and hasattr(v, "value") else v
-        if isinstance(x, (bool, int, float, str)) or hasattr(x, "_tritium_dtype"):
+        where = f"{inspect.getsourcefile(fn)}:{fn.__code__.co_firstlineno}: kernel '{fn.__name__}'"
+        x = _constexpr_value(v)
+        if x is not _NOT_CONSTEXPR:
+            if name in fn.__globals__ and name in by_helpers:
+                raise CompilationError(
+                    f"{where} takes '{name}' from its enclosing function, and a jit helper it calls reads the global "
+                    f"'{name}': tritium gives a kernel's constexprs to its whole source module, where the helper "
+                    "would see the enclosing function's value instead of the global; rename one")
             out[name] = x
             continue
-        what = "a jit function" if isinstance(v, KernelInterface) else f"a {type(v).__module__}.{type(v).__qualname__}"
-        hint = (f"define '{name}' at module level" if isinstance(v, KernelInterface) else
-                "pass it as an argument, or make it a module-level global")
-        raise CompilationError(f"{inspect.getsourcefile(fn)}:{fn.__code__.co_firstlineno}: kernel '{fn.__name__}' uses "
-                               f"'{name}' from its enclosing function, {what}: tritium takes only constexpr values "
-                               f"(ints, floats, bools, strings, dtypes) from an enclosing function; {hint}")
+        is_jit = isinstance(v, KernelInterface)
+        what = "a jit function" if is_jit else f"a {type(v).__module__}.{type(v).__qualname__}"
+        hint = f"define '{name}' at module level" if is_jit else "pass it as an argument, or make it a module-level global"
+        raise CompilationError(f"{where} uses '{name}' from its enclosing function, {what}: tritium takes only "
+                               f"constexpr values (ints, floats, bools, strings, dtypes) from an enclosing function; "
+                               f"{hint}")
     return out
+
+
+def _refuse_stale_helpers(fn, used: dict, info: "_FileInfo", path: str):
+    """A jit helper the kernel uses whose name the file binds more than once at module
+    level: the frontend reads the file's last binding, Python the one at this launch; where
+    those differ, refused (naming the lines) rather than run the other definition."""
+    for name, v in used.items():
+        base = _base_jit(v)
+        spans = info.bindings.get(name, [])
+        if base is None or len(spans) < 2 or base.fn.__globals__ is not fn.__globals__:
+            continue
+        last = spans[-1]
+        live = base.fn.__code__.co_firstlineno
+        if not (last[0] <= live <= last[1]) or base.fn.__name__ != name:
+            raise CompilationError(
+                f"{path}:{fn.__code__.co_firstlineno}: kernel '{fn.__name__}' calls '{name}', which the file binds "
+                f"{len(spans)} times (lines {', '.join(str(sp[0]) for sp in spans)}); at this launch Python's "
+                f"'{name}' is the definition at line {live}, but tritium compiles from the file and would use its "
+                f"last binding (line {last[0]}): give the helpers different names")
 
 
 def _frozen(values: dict) -> tuple:
     return tuple(sorted((k, type(v).__name__, repr(v)) for k, v in values.items()))
 
 
-def _module_for(fn) -> "tuple[_C.Module, dict]":
-    """The compiled-source module of `fn` and the host values given to it (the constexpr
-    globals of its module and the constexprs it takes from an enclosing function). Modules
+def _module_for(fn) -> "tuple[_C.Module, dict, str]":
+    """The compiled-source module of `fn`, the globals to watch ({name: object}: the
+    constexprs and jit helpers `fn` uses), and the kernel's name in the module. The host
+    values given to the module are the constexpr globals `fn` and its helpers use, by
+    Python's values now, and the constexprs `fn` takes from an enclosing function; modules
     are shared by the kernels of one file text with the same host values."""
     path = inspect.getsourcefile(fn) or fn.__code__.co_filename
+    linecache.checkcache(path)  # an edited (reloaded) file is read anew
     try:
         st = os.stat(path)
         file_key = (path, st.st_mtime_ns, st.st_size)
@@ -196,41 +302,32 @@ def _module_for(fn) -> "tuple[_C.Module, dict]":
                                "tritium compiles kernels from their source file")
     info = _file_info(path)
     isolated = _needs_isolation(fn, info)
-    host = _constexpr_globals(fn.__globals__)
-    closure = _closure_values(fn)
-    host.update(closure)
+    used, by_helpers = _used_globals(fn)
+    _refuse_stale_helpers(fn, used, info, path)
+    host, watch = {}, {}
+    for name, v in used.items():
+        x = _constexpr_value(v)
+        if x is not _NOT_CONSTEXPR:
+            host[name] = x
+            watch[name] = v
+        elif _base_jit(v) is not None:
+            watch[name] = v
+    host.update(_closure_values(fn, by_helpers))
     key = file_key + (_frozen(host),) + ((fn.__qualname__, fn.__code__.co_firstlineno) if isolated else ())
+    name = fn.__name__ + (_ISOLATED_SUFFIX if isolated else "")
     with _modules_lock:
         m = _modules.get(key)
-    if m is not None:
-        return m, host
-    if isolated:
-        m = _C.Module.from_string(_isolated_source(fn, path, info), path)
-    elif st is not None:
-        m = _C.Module.from_file(path)
-    else:  # e.g. a notebook cell: linecache holds the source
-        m = _C.Module.from_string("".join(linecache.getlines(path)), path)
-    m.set_host_globals(host)
-    with _modules_lock:
-        _modules[key] = m
-    return m, host
-
-
-def _constexpr_globals(scope: dict) -> dict:
-    """The ``X = tl.constexpr(...)`` globals of a kernel's module, by the values Python
-    computed (upstream Triton reads them from the function's globals, whatever expression
-    made them; tritium's frontend evaluates only the expressions it knows). Values that are
-    not an int, float, bool, str or tritium dtype are left to the frontend. Captured when a
-    kernel is first compiled, as upstream captures them at compile time; a later change to
-    one of them raises at the next launch of that kernel (JITFunction._check_globals)."""
-    out = {}
-    for name, v in scope.items():
-        if type(v).__name__ != "constexpr" or not hasattr(v, "value"):
-            continue
-        x = v.value
-        if isinstance(x, (bool, int, float, str)) or hasattr(x, "_tritium_dtype"):
-            out[name] = x
-    return out
+    if m is None:
+        if isolated:
+            m = _C.Module.from_string(_isolated_source(fn, path, info), path)
+        elif st is not None:
+            m = _C.Module.from_file(path)
+        else:  # e.g. a notebook cell: linecache holds the source
+            m = _C.Module.from_string("".join(linecache.getlines(path)), path)
+        m.set_host_globals(host)
+        with _modules_lock:
+            _modules[key] = m
+    return m, watch, name
 
 
 class CompiledKernel:
@@ -439,11 +536,10 @@ class JITFunction(KernelInterface):
     def _load(self):
         if self._kernel is None:
             _sync_search_path()
-            m, host = _module_for(self.fn)
-            name = self.fn.__name__
+            m, watch, name = _module_for(self.fn)
             if name not in m.kernel_names():
                 raise CompilationError(f"{inspect.getsourcefile(self.fn)}:{self.fn.__code__.co_firstlineno}: "
-                                       f"tritium.jit: '{name}' is not decorated there as a jit function that tritium "
+                                       f"tritium.jit: '{self.fn.__name__}' is not decorated there as a jit function that tritium "
                                        "finds: it compiles kernels from their source file, where each must be a "
                                        "`def` (at module level, in a function or in a class body) under "
                                        "`@triton.jit`, `@tritium.jit`, `@jit`, `@triton.jit(...)` or an imported alias "
@@ -451,12 +547,11 @@ class JITFunction(KernelInterface):
                                        "`NAME = triton.jit(def_name)`; other call forms (in a loop, a function, a "
                                        "dict) are not supported")
             k = m.kernel(name)
-            g = self.fn.__globals__
-            # The constexpr globals given to the compiler, watched by identity at each launch.
-            self._watch = [(n, g[n]) for n in host if n in g and n not in self.fn.__code__.co_freevars]
+            # The globals the kernel uses (constexprs, jit helpers), watched by identity at each launch.
+            self._watch = list(watch.items())
             params = k.parameters
             if [p.name for p in params] != self.arg_names:
-                raise CompilationError(f"tritium.jit: the source of '{name}' does not match the function "
+                raise CompilationError(f"tritium.jit: the source of '{self.fn.__name__}' does not match the function "
                                        "(was the file edited after import?)")
             self._runtime_idx = [i for i, p in enumerate(params) if not p.is_constexpr]
             self._constexpr_idx = [i for i, p in enumerate(params) if p.is_constexpr]
@@ -524,20 +619,21 @@ class JITFunction(KernelInterface):
         return CompiledKernel(r, self, (num_warps, num_stages, debug))
 
     def _check_globals(self):
-        """A tl.constexpr global of the kernel's module was rebound since the kernel was
-        compiled: the same value is accepted (and watched from now on); another value raises,
-        as upstream raises for a global a compiled kernel used (tritium does not know which
-        of its module's constexpr globals a kernel uses, so it watches them all)."""
+        """A global the kernel uses (a constexpr value or a jit helper, named in its code or
+        its helpers' code) was rebound since the kernel compiled: an equal constexpr value
+        is accepted (and watched from now on); anything else raises, as upstream does."""
         g = self.fn.__globals__
         watch = []
         for name, obj in self._watch:
-            new = g.get(name)
-            old_v = getattr(obj, "value", obj)
-            new_v = getattr(new, "value", new)
-            if new is not obj and (type(new).__name__ != "constexpr" or type(new_v) is not type(old_v) or new_v != old_v):
-                raise RuntimeError(f"Global variable {name} has changed since we compiled this kernel, from "
-                                   f"{old_v!r} to {new_v!r} (kernel '{self.fn.__name__}'; tritium watches every "
-                                   "tl.constexpr global of the kernel's module)")
+            new = g.get(name, _NOT_CONSTEXPR)
+            if new is not obj:
+                old_x, new_x = _constexpr_value(obj), _constexpr_value(new)
+                if old_x is _NOT_CONSTEXPR or new_x is _NOT_CONSTEXPR or type(new_x) is not type(old_x) or \
+                        new_x != old_x:
+                    shown = "(deleted)" if new is _NOT_CONSTEXPR else repr(new_x if new_x is not _NOT_CONSTEXPR else new)
+                    raise RuntimeError(f"Global variable {name} has changed since we compiled this kernel, from "
+                                       f"{(old_x if old_x is not _NOT_CONSTEXPR else obj)!r} to {shown} "
+                                       f"(kernel '{self.fn.__name__}')")
             watch.append((name, new))
         self._watch = watch
 

@@ -403,3 +403,125 @@ def b(o):
     m.C = tl.constexpr(2.0)  # rebound to an equal value: accepted
     m.b[(1,)](out)
     assert out[0] == 12.0
+
+
+# Python's bindings at launch, not the file's last ones: a script that launches between two
+# bindings of a name. Each case launches at import and keeps its output.
+LIVE_BINDINGS = '''
+import numpy as np
+import triton
+import triton.language as tl
+
+DT = tl.float16
+C: tl.constexpr = 2
+UNUSED = tl.constexpr(10)
+
+
+@triton.jit
+def h(v):
+    return v + 100
+
+
+@triton.jit
+def g(v):
+    return h(v) * 2
+
+
+@triton.jit
+def k(x_ptr, o_ptr):
+    tl.store(o_ptr, (tl.load(x_ptr) * C).to(DT).to(tl.float32))
+
+
+class P:
+    @triton.jit
+    def h(x_ptr, o_ptr):  # named like the module's helper h, which g (called here) uses
+        tl.store(o_ptr, g(tl.load(x_ptr)))
+
+
+x = np.array([1.1], np.float32)
+out_k = np.full(1, np.nan, np.float32)
+k[(1,)](x, out_k)
+out_p = np.full(1, np.nan, np.float32)
+P.h[(1,)](x, out_p)
+
+C = 5
+DT = tl.bfloat16
+UNUSED = tl.constexpr(11)
+'''
+
+
+def test_launches_use_pythons_bindings_at_launch(as_triton, write_module):
+    m = write_module("live_bindings_mod", LIVE_BINDINGS)
+    x = np.float32(1.1)
+    assert m.out_k[0] == np.float32(np.float16(x * np.float32(2)))  # C = 2 and fp16, as at that launch
+    assert m.out_p[0] == (x + np.float32(100)) * np.float32(2)     # the module's h inside g, not P.h
+    with pytest.raises(RuntimeError, match=r"Global variable C has changed since we compiled this kernel, from 2 "
+                                           r"to 5"):
+        m.k[(1,)](m.x, m.out_k)
+    m.C = 2
+    with pytest.raises(RuntimeError, match=r"Global variable DT has changed"):
+        m.k[(1,)](m.x, m.out_k)
+    m.DT = __import__("triton").language.float16
+    m.k[(1,)](m.x, m.out_k)  # UNUSED changed too, but k never names it: no error
+
+
+REBOUND_HELPER = '''
+import numpy as np
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def helper(v):
+    return v * 2
+
+
+@triton.jit
+def k(x_ptr, o_ptr):
+    tl.store(o_ptr, helper(tl.load(x_ptr)))
+
+
+out = np.full(1, np.nan, np.float32)
+try:
+    k[(1,)](np.ones(1, np.float32), out)
+    error = None
+except Exception as e:  # noqa: BLE001 - the test checks it
+    error = e
+
+
+@triton.jit
+def helper(v):  # noqa: F811 - rebinding the helper after the launch is the point
+    return v * 3
+'''
+
+
+def test_a_helper_rebound_later_in_the_file_is_refused_not_mixed_up(as_triton, write_module):
+    m = write_module("rebound_helper_mod", REBOUND_HELPER)
+    assert isinstance(m.error, tritium.CompilationError), m.error
+    assert "calls 'helper', which the file binds 2 times (lines 7, 25)" in str(m.error)
+    assert np.isnan(m.out[0])
+
+
+def test_a_closure_shadowing_a_global_a_helper_reads_is_refused(as_triton, write_module):
+    m = write_module("closure_shadow_mod", """
+import triton
+import triton.language as tl
+
+SCALE: tl.constexpr = 3
+
+
+@triton.jit
+def times_scale(v):
+    return v * SCALE
+
+
+def factory(SCALE):
+    @triton.jit
+    def k(o):
+        tl.store(o, times_scale(1.0) + SCALE)
+
+    return k
+""")
+    with pytest.raises(tritium.CompilationError, match="takes 'SCALE' from its enclosing function, and a jit helper "
+                                                       "it calls reads the global 'SCALE'"):
+        m.factory(5)[(1,)](np.zeros(1, np.float32))
