@@ -326,6 +326,16 @@ class Arg {
   const std::string& dtype() const { return dtype_; }
   /// The descriptor (Kind::TensorDescriptor), else null.
   const TensorDescriptorArg* descriptor() const { return desc_.get(); }
+  /// A copy marking the memory as read-only (e.g. a numpy array with writeable=False):
+  /// launching it for a parameter the kernel writes through (ArgInfo::written) throws
+  /// Error(Argument) naming the parameter instead of writing.
+  Arg read_only() const {
+    Arg a = *this;
+    a.read_only_ = true;
+    return a;
+  }
+  /// True for an Arg made by read_only().
+  bool is_read_only() const { return read_only_; }
   /// Short description for messages ("buffer of 4096 bytes", "int 7", "float 0.5").
   std::string describe() const;
 
@@ -336,6 +346,7 @@ class Arg {
   uint64_t u_ = 0;
   bool big_unsigned_ = false;
   bool bool_ = false;
+  bool read_only_ = false;
   double f_ = 0;
   void* ptr_ = nullptr;
   const runtime::Device* device_ = nullptr;
@@ -427,6 +438,7 @@ struct ArgInfo {
   std::string dtype;         ///< element dtype for pointers, value dtype for scalars ("fp32", "i32")
   int divisibility = 1;      ///< 16 when specialized as a multiple of 16 (bytes for pointers)
   bool equal_to_1 = false;   ///< integer specialized as the constant 1 ("i32:1")
+  bool written = true;       ///< pointers: the kernel may store through it (false: it only reads)
 };
 
 /// One `triton.Config(...)` of a kernel's `@triton.autotune`.

@@ -111,6 +111,7 @@ struct TensorView {
   size_t bytes = 0;
   const char* dtype = nullptr;
   std::string dtype_text;  // for messages when dtype is unsupported
+  bool read_only = false;  // numpy's flags.writeable is False (a kernel writing it is refused)
 };
 
 // `torch_like`: is_torch_like(h), computed once by the caller.
@@ -144,7 +145,7 @@ TensorView view_of(nb::handle h, bool torch_like, const Kernel& kernel, size_t i
     }
     return v;
   }
-  nb::ndarray<nb::ro> a;  // read-only arrays too (as upstream passes data_ptr()); writing one is the kernel's choice
+  nb::ndarray<nb::ro> a;  // read-only arrays too: a kernel that only reads them may take them
   try {
     a = nb::cast<nb::ndarray<nb::ro>>(h);
   } catch (const std::exception&) {
@@ -154,6 +155,10 @@ TensorView view_of(nb::handle h, bool torch_like, const Kernel& kernel, size_t i
   v.dtype = dlpack_dtype(a.dtype());
   v.dtype_text = "DLPack code " + std::to_string(a.dtype().code) + ", " + std::to_string(a.dtype().bits) + " bits";
   v.ptr = const_cast<void*>(a.data());
+  if (nb::hasattr(h, "flags")) {  // numpy: flags.writeable
+    nb::object flags = h.attr("flags");
+    v.read_only = nb::hasattr(flags, "writeable") && !nb::cast<bool>(flags.attr("writeable"));
+  }
   // Bytes from the data pointer to one past the last element (strides in elements).
   int64_t last = 0;
   bool empty = false;
@@ -274,6 +279,7 @@ ConvertedArgs convert_args(const nb::sequence& args_in, const Kernel& kernel, co
                     "; tritium's cuda backend runs on device 0");
       out.borrowed.push_back(out.device.borrow(v.ptr, v.ptr ? v.bytes : 0));
       out.args.push_back(Arg::tensor(out.borrowed.back(), v.dtype));
+      if (v.read_only) out.args.back() = out.args.back().read_only();
       if (is_tensor[i] == 2) {  // a TensorDescriptor over that tensor
         const std::string w = what(kernel, i);
         nb::object pad = nb::getattr(h, "padding", nb::str("zero"));

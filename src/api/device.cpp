@@ -232,7 +232,7 @@ std::vector<Arg> launch_arguments(const std::vector<Arg>& args) {
   for (const Arg& a : args) {
     if (a.kind() == Arg::Kind::None) continue;
     if (const TensorDescriptorArg* d = a.descriptor()) {
-      out.push_back(d->base);
+      out.push_back(a.is_read_only() ? d->base.read_only() : d->base);
       for (int64_t s : d->shape) out.emplace_back(s);
       for (size_t i = 0; i + 1 < d->strides.size(); ++i) out.emplace_back(d->strides[i]);
       continue;

@@ -140,6 +140,9 @@ tritium_arg convert_arg(const std::string& kernel, const ArgInfo& p, size_t inde
   if (p.is_pointer) {
     if (a.kind() != Arg::Kind::Pointer) fail(kernel, p, index, "expects a buffer, got " + a.describe());
     if (a.pointer_device() == nullptr) fail(kernel, p, index, "got an empty buffer");
+    if (a.is_read_only() && p.written)
+      fail(kernel, p, index, "is read-only memory (e.g. a numpy array with writeable=False) but the kernel writes "
+                             "through it");
     if (a.pointer_device() != device)
       fail(kernel, p, index,
            fmt::format("the buffer belongs to device '{}', but the kernel was compiled for '{}'",

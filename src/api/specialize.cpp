@@ -9,6 +9,7 @@
 #include "frontend/codegen.h"
 #include "ir/printer.h"
 #include "passes/pipeline.h"
+#include "passes/written_params.h"
 
 namespace tritium::detail {
 frontend::ConstexprValue to_frontend(const ConstexprValue& v) {
@@ -201,7 +202,9 @@ Lowered lower(const ModuleState& module, const std::string& kernel, const std::v
                 fmt::format("internal error: kernel '{}' has {} IR parameters but the signature declares {} runtime "
                             "parameters",
                             kernel, fn->body.args.size(), out.args.size()));
+  const std::vector<bool> written = passes::written_params(*fn);
   for (size_t i = 0; i < out.args.size(); ++i) {
+    out.args[i].written = written[i];
     const ir::Type& t = fn->body.args[i]->type;
     const ArgInfo& a = out.args[i];
     if (t.is_tensor() || t.is_ptr != a.is_pointer || std::string(ir::short_name(t.scalar)) != a.dtype)

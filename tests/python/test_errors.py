@@ -174,3 +174,22 @@ def test_function_without_a_jit_source(tmp_path):
     k = tritium.jit(ns["lonely"])
     with pytest.raises(tritium.CompilationError, match="source"):
         k[(1,)](np.ones(4, np.float32))
+
+
+def test_read_only_arrays_are_refused_where_the_kernel_writes(write_module, tmp_path):
+    """A read-only numpy array (np.frombuffer over bytes, a read-only memory map) may be read
+    by a kernel; passed where the kernel stores, the launch is refused naming the argument
+    (writing it would modify immutable memory, or crash on a read-only mapping)."""
+    from conftest import ADD_KERNEL_SRC
+
+    add = write_module("readonly_mod", ADD_KERNEL_SRC).add_kernel
+    x = np.frombuffer(np.arange(16, dtype=np.float32).tobytes(), np.float32)  # read-only
+    assert not x.flags.writeable
+    out = np.full(16, np.nan, np.float32)
+    add[(1,)](x, x, out, 16, BLOCK=16)  # read-only inputs: fine
+    np.testing.assert_array_equal(out, 2 * np.arange(16, dtype=np.float32))
+    np.save(tmp_path / "m.npy", np.zeros(16, np.float32))
+    mapped = np.load(tmp_path / "m.npy", mmap_mode="r")
+    with pytest.raises(tritium.ArgumentError, match=r"'out_ptr'.*is read-only memory"):
+        add[(1,)](x, x, mapped, 16, BLOCK=16)
+    assert (np.asarray(mapped) == 0).all()
