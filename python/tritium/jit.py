@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import ast
 import collections.abc
+import dis
 import functools
 import inspect
 import linecache
@@ -46,7 +47,7 @@ import types
 
 from . import _C
 from . import backend as _backend
-from .errors import CompilationError
+from .errors import CompilationError, TritiumError
 
 _LAUNCH_OPTIONS = {"num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "debug", "warmup",
                    "grid", "launch_cooperative_grid", "enable_reflect_ftz", "sanitize_overflow"}
@@ -77,37 +78,53 @@ class _FileInfo:
     def __init__(self, text: str):
         self.top: list = []
         self.defs: dict = {}
-        self.bindings: dict = {}  # name -> spans of its module-level defs and assignments, in order
+        # name -> [(kind, span, in_block)] of the statements binding it at module level, in
+        # order: kind "def", "import" or "assign"; in_block: inside a module-level if / try /
+        # with / for / while (where the frontend follows Python's control flow itself).
+        self.bindings: dict = {}
         try:
             tree = ast.parse(text)
         except SyntaxError:
             return  # the frontend reports it
         for st in tree.body:
             self.top.append(self._span(st))
-            self._collect(st)
+            self._collect(st, False)
 
     @staticmethod
     def _span(node):
         first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
         return first, node.end_lineno
 
-    def _collect(self, node):
+    def _bind(self, name, kind, node, in_block):
+        self.bindings.setdefault(name, []).append((kind, self._span(node), in_block))
+
+    def _collect(self, node, in_block):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self.defs.setdefault(node.name, []).append(self._span(node))
-            self.bindings.setdefault(node.name, []).append(self._span(node))
+            self._bind(node.name, "def", node, in_block)
             return
         if isinstance(node, ast.ClassDef):
-            self.bindings.setdefault(node.name, []).append(self._span(node))
+            self._bind(node.name, "assign", node, in_block)
+            return
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for al in node.names:
+                self._bind(al.asname or al.name.split(".")[0], "import", node, in_block)
             return
         targets = node.targets if isinstance(node, ast.Assign) else \
             [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
-        for t in targets:
-            for n in ast.walk(t):
+        for t in targets:  # names bound: a Name, or Names in tuple / list unpacking (not x.attr or x[i])
+            todo = [t]
+            while todo:
+                n = todo.pop()
                 if isinstance(n, ast.Name):
-                    self.bindings.setdefault(n.id, []).append(self._span(node))
+                    self._bind(n.id, "assign", node, in_block)
+                elif isinstance(n, (ast.Tuple, ast.List)):
+                    todo.extend(n.elts)
+                elif isinstance(n, ast.Starred):
+                    todo.append(n.value)
         for field in ("body", "orelse", "finalbody", "handlers"):
             for child in getattr(node, field, []) or []:
-                self._collect(child)
+                self._collect(child, True)
 
     def enclosing(self, line: int):
         for first, last in self.top:
@@ -197,12 +214,15 @@ def _base_jit(v):
     return v
 
 
+def _global_names(code) -> list:
+    """The names `code` reads as globals (LOAD_GLOBAL / LOAD_NAME), not attribute names."""
+    return [i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")]
+
+
 def _used_globals(fn) -> "tuple[dict, set]":
     """The globals of `fn`'s module that `fn` and the jit helpers of that module it calls
-    (transitively) name, {name: object}, from the code objects' co_names, as Python
-    resolves them through fn.__globals__ (attribute names that are also globals are
-    included: over-approximation only costs a watched name); and the names the helpers
-    (not `fn` itself) use."""
+    (transitively) read as globals, {name: object}, as Python resolves them through
+    fn.__globals__; and the names the helpers (not `fn` itself) read."""
     g = fn.__globals__
     used: dict = {}
     by_helpers: set = set()
@@ -217,7 +237,7 @@ def _used_globals(fn) -> "tuple[dict, set]":
         while codes:
             c = codes.pop()
             codes.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
-            for name in c.co_names:
+            for name in _global_names(c):
                 if f is not fn:
                     by_helpers.add(name)
                 if name in g and name not in used:
@@ -261,22 +281,33 @@ def _closure_values(fn, by_helpers: set) -> dict:
 
 
 def _refuse_stale_helpers(fn, used: dict, info: "_FileInfo", path: str):
-    """A jit helper the kernel uses whose name the file binds more than once at module
-    level: the frontend reads the file's last binding, Python the one at this launch; where
-    those differ, refused (naming the lines) rather than run the other definition."""
+    """A jit helper the kernel uses whose name the file binds more than once, all at top
+    level: the frontend reads the file's last binding, Python the one at this launch. When
+    the last binding is a def of that name and Python's helper is not that def, or it is an
+    import and Python's helper is a def of this file, refused (naming the lines) rather than
+    run the other definition. (Bindings inside module-level blocks follow the frontend's own
+    evaluation of the block; assignments of other expressions are not compared.)"""
     for name, v in used.items():
         base = _base_jit(v)
-        spans = info.bindings.get(name, [])
-        if base is None or len(spans) < 2 or base.fn.__globals__ is not fn.__globals__:
+        binds = info.bindings.get(name, [])
+        if base is None or len(binds) < 2 or any(in_block for _, _, in_block in binds):
             continue
-        last = spans[-1]
+        kind, (lo, hi), _ = binds[-1]
+        here = base.fn.__globals__ is fn.__globals__
         live = base.fn.__code__.co_firstlineno
-        if not (last[0] <= live <= last[1]) or base.fn.__name__ != name:
+        if kind == "def":
+            stale = not (here and lo <= live <= hi)
+        elif kind == "import":
+            stale = here
+        else:
+            continue
+        if stale:
+            where = f"the definition at line {live}" if here else f"'{base.fn.__module__}.{base.fn.__name__}'"
             raise CompilationError(
                 f"{path}:{fn.__code__.co_firstlineno}: kernel '{fn.__name__}' calls '{name}', which the file binds "
-                f"{len(spans)} times (lines {', '.join(str(sp[0]) for sp in spans)}); at this launch Python's "
-                f"'{name}' is the definition at line {live}, but tritium compiles from the file and would use its "
-                f"last binding (line {last[0]}): give the helpers different names")
+                f"{len(binds)} times (lines {', '.join(str(sp[0]) for _, sp, _ in binds)}); at this launch Python's "
+                f"'{name}' is {where}, but tritium compiles from the file and would use its last binding (line "
+                f"{lo}): give the helpers different names")
 
 
 def _frozen(values: dict) -> tuple:
@@ -359,7 +390,7 @@ class CompiledKernel:
 
     @property
     def name(self):
-        return self._r.kernel.name
+        return self._r.kernel.name.removesuffix(_ISOLATED_SUFFIX)
 
     @property
     def signature(self):
@@ -613,8 +644,14 @@ class JITFunction(KernelInterface):
             named["num_warps"] = num_warps
             named["num_stages"] = num_stages
             grid = grid(named)
-        r = _C.launch(self._launch_cache, kernel, _backend._backend or "", runtime, grid, meta, num_warps, num_stages, bool(debug),
-                      _backend._numerics or "", self.do_not_specialize, self.do_not_specialize_on_alignment, not warmup)
+        try:
+            r = _C.launch(self._launch_cache, kernel, _backend._backend or "", runtime, grid, meta, num_warps,
+                          num_stages, bool(debug), _backend._numerics or "", self.do_not_specialize,
+                          self.do_not_specialize_on_alignment, not warmup)
+        except TritiumError as e:
+            if _ISOLATED_SUFFIX not in str(e):
+                raise
+            raise type(e)(str(e).replace(_ISOLATED_SUFFIX, "")) from None  # the kernel's own name in messages
         _backend.note_used(r.backend)
         return CompiledKernel(r, self, (num_warps, num_stages, debug))
 

@@ -525,3 +525,86 @@ def factory(SCALE):
     with pytest.raises(tritium.CompilationError, match="takes 'SCALE' from its enclosing function, and a jit helper "
                                                        "it calls reads the global 'SCALE'"):
         m.factory(5)[(1,)](np.zeros(1, np.float32))
+
+
+HELPER_BINDINGS = '''
+import os
+import numpy as np
+import triton
+import triton.language as tl
+
+BLOCK = 4
+FAST = os.environ.get("NO_SUCH_VARIABLE_TRITIUM", "1") == "1"
+
+
+def _impl2(v):
+    return v * 2
+
+
+def _impl3(v):
+    return v * 3
+
+
+helper = triton.jit(_impl2)
+helper = triton.jit(_impl3)  # the last binding, and Python's at the launch below
+
+if FAST:
+    @triton.jit
+    def branch(v):
+        return v + 10
+else:
+    @triton.jit
+    def branch(v):
+        return v + 20
+
+
+@triton.jit
+def documented(v):
+    return v - 1
+
+
+documented.__doc__ = "an attribute assignment, not a rebinding"
+
+
+@triton.jit
+def k(o):
+    tl.store(o, branch(helper(documented(2.0))))
+
+
+class Box:
+    @triton.jit
+    def k(o):
+        tl.store(o + tl.arange(0, BLOCK), tl.full([BLOCK], 1.0, tl.float32))
+'''
+
+
+def test_helper_bindings_python_and_the_file_agree_on(as_triton, write_module):
+    m = write_module("helper_bindings_mod", HELPER_BINDINGS)
+    out = np.full(1, np.nan, np.float32)
+    m.k[(1,)](out)
+    assert out[0] == (2.0 - 1) * 3 + 10
+    o4 = np.full(4, np.nan, np.float32)
+    ck = m.Box.k[(1,)](o4)
+    assert ck.name == "k" and ck.metadata.name == "k"  # not the private name it compiles under
+    np.testing.assert_array_equal(o4, np.ones(4, np.float32))
+
+
+def test_attribute_names_are_not_watched_globals(as_triton, write_module):
+    write_module("cfg_attr_mod", "import triton.language as tl\nBLOCK = tl.constexpr(8)\n")
+    m = write_module("attr_user_mod", """
+import triton
+import triton.language as tl
+import cfg_attr_mod
+
+BLOCK = 4
+
+
+@triton.jit
+def k(o):
+    tl.store(o + tl.arange(0, cfg_attr_mod.BLOCK), tl.full([cfg_attr_mod.BLOCK], 2.0, tl.float32))
+""")
+    out = np.full(8, np.nan, np.float32)
+    m.k[(1,)](out)
+    np.testing.assert_array_equal(out, np.full(8, 2.0, np.float32))
+    m.BLOCK = 5  # a global named like the attribute, which k never reads
+    m.k[(1,)](out)
