@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -504,6 +505,12 @@ class Module {
   /// the first compile of any kernel of this module (copies share it): afterwards it throws
   /// Error(Usage), as compiled kernels may have used the old values.
   void set_host_globals(const std::map<std::string, ConstexprValue>& values);
+  /// The value the frontend gives module-level name `path` ("BLOCK", or "cfg.BLOCK" through
+  /// an imported Python file) as a comparison key — "None", "True", "int:8", "float:0.5",
+  /// "str:gelu", "dtype:fp16", "(int:3,int:8)" — with this module's host globals applied;
+  /// nullopt when it is unbound, not such a value, or not evaluable. Used by the Python
+  /// package to refuse a kernel whose source-file value of a name differs from Python's.
+  std::optional<std::string> global_value_key(const std::string& path) const;
 
  private:
   explicit Module(std::shared_ptr<detail::ModuleState> s) : state_(std::move(s)) {}

@@ -9,6 +9,7 @@
 // python/tritium/errors.py through `_set_error_types`.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -271,6 +272,8 @@ NB_MODULE(_C, m) {
                   "Parses `text` as a Python file named `name` in diagnostics.")
       .def_prop_ro("name", &Module::name)
       .def("kernel_names", &Module::kernel_names)
+      .def("global_value_key", &Module::global_value_key, "path"_a,
+           "The frontend's value of a module-level name as a comparison key (tritium::Module::global_value_key).")
       .def("kernel", &Module::kernel, "name"_a)
       .def(
           "set_host_globals",

@@ -310,6 +310,86 @@ def _refuse_stale_helpers(fn, used: dict, info: "_FileInfo", path: str):
                 f"{lo}): give the helpers different names")
 
 
+def _value_key(v):
+    """The comparison key of a compile-time value (tritium::Module::global_value_key's
+    format), or None when `v` is not such a value."""
+    x = v.value if type(v).__name__ == "constexpr" and hasattr(v, "value") else v
+    if x is None:
+        return "None"
+    if isinstance(x, bool):
+        return "True" if x else "False"
+    if isinstance(x, int):
+        return f"int:{x}"
+    if isinstance(x, float):
+        return "float:nan" if x != x else f"float:{x!r}"
+    if isinstance(x, str):
+        return f"str:{x}"
+    if _is_dtype(x):
+        return f"dtype:{x.name}"
+    if isinstance(x, (tuple, list)):
+        keys = [_value_key(e) for e in x]
+        return None if None in keys else "(" + ",".join(keys) + ")"
+    return None
+
+
+def _shown(key: str) -> str:
+    """A value key as text for messages: "(int:8,int:3)" -> "(8, 3)"."""
+    return re.sub(r"\b(int|float|str|dtype):", "", key).replace(",", ", ")
+
+
+def _module_attr_reads(fn) -> dict:
+    """The values `fn` and its same-module jit helpers read through an imported Python
+    module (`cfg.BLOCK`, `pkg.cfg.BLOCK`; not triton's / tritium's own modules), by dotted
+    path: {path: (module object, attribute, value)}, from LOAD_GLOBAL + LOAD_ATTR chains."""
+    g = fn.__globals__
+    out = {}
+    todo, seen = [fn], set()
+    while todo:
+        f = todo.pop()
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        codes = [f.__code__]
+        while codes:
+            c = codes.pop()
+            codes.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+            ins = list(dis.get_instructions(c))
+            for i, op in enumerate(ins):
+                if op.opname not in ("LOAD_GLOBAL", "LOAD_NAME") or op.argval not in g:
+                    continue
+                obj, path = g[op.argval], op.argval
+                base = _base_jit(obj)
+                if base is not None and base.fn.__globals__ is g:
+                    todo.append(base.fn)
+                j = i + 1
+                while isinstance(obj, types.ModuleType) and j < len(ins) and ins[j].opname in ("LOAD_ATTR", "LOAD_METHOD"):
+                    if obj.__name__.split(".")[0] in ("triton", "tritium") or not hasattr(obj, ins[j].argval):
+                        break
+                    mod, attr = obj, ins[j].argval
+                    obj, path = getattr(mod, attr), f"{path}.{attr}"
+                    if not isinstance(obj, types.ModuleType):
+                        out[path] = (mod, attr, obj)
+                    j += 1
+    return out
+
+
+def _refuse_values_the_source_disagrees_on(fn, m, used: dict, attrs: dict, host: dict, path: str):
+    """Values tritium cannot hand to the compiler (tuples, None; anything read through
+    another module) come from the source files as written: where the frontend's value
+    differs from Python's at this compile, refused, naming both, rather than compiled with
+    the file's."""
+    checks = [(name, v) for name, v in used.items() if name not in host and _value_key(v) is not None]
+    checks += [(p, v) for p, (_, _, v) in attrs.items() if _value_key(v) is not None]
+    for name, v in checks:
+        want = _value_key(v)
+        got = m.global_value_key(name)
+        if got is not None and got != want:
+            raise CompilationError(
+                f"{path}:{fn.__code__.co_firstlineno}: kernel '{fn.__name__}' reads '{name}', which is "
+                f"{_shown(want)} in Python now but {_shown(got)} in the source as tritium reads it: tritium takes this value from the source file (values read through another module, tuples "
+                "and None are not passed from Python); set it in the source, or pass it as a constexpr argument")
+
+
 def _frozen(values: dict) -> tuple:
     return tuple(sorted((k, type(v).__name__, repr(v)) for k, v in values.items()))
 
@@ -358,7 +438,12 @@ def _module_for(fn) -> "tuple[_C.Module, dict, str]":
         m.set_host_globals(host)
         with _modules_lock:
             _modules[key] = m
-    return m, watch, name
+    attrs = _module_attr_reads(fn)
+    _refuse_values_the_source_disagrees_on(fn, m, used, attrs, host, path)
+    for g_name, v in used.items():  # tuples, None: read from the source, checked above, watched from now on
+        if g_name not in watch and _value_key(v) is not None:
+            watch[g_name] = v
+    return m, watch, attrs, name
 
 
 class CompiledKernel:
@@ -558,6 +643,7 @@ class JITFunction(KernelInterface):
         self._binder = _make_binder(fn.__name__, self.signature)
         self._kernel = None
         self._watch = []
+        self._attr_watch = []
         self._launch_cache = _C.LaunchCache()  # this function's specializations, by launch key
         self._runtime_idx = None
         self._constexpr_idx = None
@@ -567,7 +653,7 @@ class JITFunction(KernelInterface):
     def _load(self):
         if self._kernel is None:
             _sync_search_path()
-            m, watch, name = _module_for(self.fn)
+            m, watch, attrs, name = _module_for(self.fn)
             if name not in m.kernel_names():
                 raise CompilationError(f"{inspect.getsourcefile(self.fn)}:{self.fn.__code__.co_firstlineno}: "
                                        f"tritium.jit: '{self.fn.__name__}' is not decorated there as a jit function that tritium "
@@ -580,6 +666,7 @@ class JITFunction(KernelInterface):
             k = m.kernel(name)
             # The globals the kernel uses (constexprs, jit helpers), watched by identity at each launch.
             self._watch = list(watch.items())
+            self._attr_watch = [(p, mod, attr, v) for p, (mod, attr, v) in attrs.items()]
             params = k.parameters
             if [p.name for p in params] != self.arg_names:
                 raise CompilationError(f"tritium.jit: the source of '{self.fn.__name__}' does not match the function "
@@ -600,6 +687,11 @@ class JITFunction(KernelInterface):
             g = self.fn.__globals__
             for name, obj in self._watch:
                 if g.get(name) is not obj:
+                    self._check_globals()
+                    break
+        if self._attr_watch:
+            for _, mod, attr, obj in self._attr_watch:
+                if getattr(mod, attr, _NOT_CONSTEXPR) is not obj:
                     self._check_globals()
                     break
         opts = kwargs.pop("_tritium_options", None)
@@ -656,23 +748,33 @@ class JITFunction(KernelInterface):
         return CompiledKernel(r, self, (num_warps, num_stages, debug))
 
     def _check_globals(self):
-        """A global the kernel uses (a constexpr value or a jit helper, named in its code or
-        its helpers' code) was rebound since the kernel compiled: an equal constexpr value
-        is accepted (and watched from now on); anything else raises, as upstream does."""
+        """A value the kernel reads (a global constexpr or jit helper named in its code or its
+        helpers' code, or a value read through another module) was rebound since the kernel
+        compiled: an equal compile-time value is accepted (and watched from now on);
+        anything else raises, as upstream does."""
         g = self.fn.__globals__
+
+        def changed(what, old, new):
+            if new is old:
+                return
+            ko, kn = _value_key(old), (None if new is _NOT_CONSTEXPR else _value_key(new))
+            if ko is None or kn is None or ko != kn:
+                shown = "(deleted)" if new is _NOT_CONSTEXPR else (_shown(kn) if kn else repr(new))
+                raise RuntimeError(f"Global variable {what} has changed since we compiled this kernel, from "
+                                   f"{_shown(ko) if ko else repr(old)} to {shown} "
+                                   f"(kernel '{self.fn.__name__}')")
+
         watch = []
         for name, obj in self._watch:
             new = g.get(name, _NOT_CONSTEXPR)
-            if new is not obj:
-                old_x, new_x = _constexpr_value(obj), _constexpr_value(new)
-                if old_x is _NOT_CONSTEXPR or new_x is _NOT_CONSTEXPR or type(new_x) is not type(old_x) or \
-                        new_x != old_x:
-                    shown = "(deleted)" if new is _NOT_CONSTEXPR else repr(new_x if new_x is not _NOT_CONSTEXPR else new)
-                    raise RuntimeError(f"Global variable {name} has changed since we compiled this kernel, from "
-                                       f"{(old_x if old_x is not _NOT_CONSTEXPR else obj)!r} to {shown} "
-                                       f"(kernel '{self.fn.__name__}')")
+            changed(name, obj, new)
             watch.append((name, new))
-        self._watch = watch
+        attr_watch = []
+        for path, mod, attr, obj in self._attr_watch:
+            new = getattr(mod, attr, _NOT_CONSTEXPR)
+            changed(path, obj, new)
+            attr_watch.append((path, mod, attr, new))
+        self._watch, self._attr_watch = watch, attr_watch
 
     def warmup(self, *args, grid, **kwargs):
         """Compiles the specialization `kernel[grid](*args, **kwargs)` would launch, without launching."""

@@ -72,6 +72,12 @@ void Module::set_host_globals(const std::map<std::string, ConstexprValue>& value
   state_->host_globals = std::move(converted);
 }
 
+std::optional<std::string> Module::global_value_key(const std::string& path) const {
+  frontend::GenOptions o;
+  o.host_globals = &state_->host_globals;
+  return frontend::global_value_key(state_->ast, path, o);
+}
+
 Kernel Module::kernel(const std::string& name) const {
   std::vector<std::string> names = kernel_names();
   const frontend::FunctionDef* fn = nullptr;

@@ -2,6 +2,8 @@
 // specialization to its parameters, generates the kernel and its helpers, verifies.
 #include "frontend/codegen.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "frontend/builtins.h"
@@ -182,6 +184,64 @@ std::vector<std::string> jit_function_names(const Module& module) {
     if (!seen) names.push_back(f->name);
   }
   return names;
+}
+
+}  // namespace tritium::frontend
+
+namespace tritium::frontend {
+namespace {
+
+std::optional<std::string> value_key(const CValue& v) {
+  switch (v.kind) {
+    case CValue::Kind::None: return std::string("None");
+    case CValue::Kind::Bool: return std::string(v.b ? "True" : "False");
+    case CValue::Kind::Int: return "int:" + (v.is_u64 ? std::to_string(v.u) : std::to_string(v.i));
+    case CValue::Kind::Float: {
+      if (std::isnan(v.f)) return std::string("float:nan");
+      if (std::isinf(v.f)) return std::string(v.f > 0 ? "float:inf" : "float:-inf");
+      std::string t = fmt::format("{}", v.f);  // shortest round-trip, as Python's repr ...
+      if (t.find_first_of(".e") == std::string::npos) t += ".0";  // ... which writes 1.0, not 1
+      return "float:" + t;
+    }
+    case CValue::Kind::Str: return "str:" + v.s;
+    case CValue::Kind::DType:
+      if (v.dtype.is_ptr || v.dtype.is_tensor()) return std::nullopt;
+      return "dtype:" + std::string(ir::short_name(v.dtype.scalar));
+    case CValue::Kind::Tuple: {
+      std::string k = "(";
+      for (size_t i = 0; i < v.elems.size(); ++i) {
+        auto e = value_key(v.elems[i]);
+        if (!e) return std::nullopt;
+        k += (i ? "," : "") + *e;
+      }
+      return k + ")";
+    }
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> global_value_key(const Module& module, const std::string& path, const GenOptions& options) {
+  try {
+    ir::Module scratch;
+    cg::GenState st(module, options, scratch);
+    SrcLoc at;
+    at.file = module.source.get();
+    size_t dot = path.find('.');
+    std::optional<CValue> v = st.env.lookup(st, path.substr(0, dot), at);
+    while (v && dot != std::string::npos) {
+      const size_t next = path.find('.', dot + 1);
+      const std::string attr = path.substr(dot + 1, next == std::string::npos ? std::string::npos : next - dot - 1);
+      if (v->kind != CValue::Kind::Namespace || !v->fn_module) return std::nullopt;
+      v = cg::ModuleEnv::module_attr(st, *v, attr, at);
+      dot = next;
+    }
+    if (!v) return std::nullopt;
+    return value_key(*v);
+  } catch (const std::exception&) {
+    return std::nullopt;  // not evaluable here: a kernel using it reports it when it compiles
+  }
 }
 
 }  // namespace tritium::frontend

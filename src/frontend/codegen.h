@@ -4,6 +4,7 @@
 // ir::Function per (jit function, argument types) with `call` ops to helpers (inlined by
 // the "inline" pass).
 #pragma once
+#include <optional>
 #include <string>
 
 #include "frontend/ast.h"
@@ -33,5 +34,14 @@ ir::Module generate_ir(const Module& module, const std::string& kernel_name, con
 /// Names of every top-level function of `module` decorated as a jit kernel
 /// (`@triton.jit`, `@jit`, `@triton.jit(...)`, possibly under autotune/heuristics).
 std::vector<std::string> jit_function_names(const Module& module);
+
+/// The value the frontend gives the module-level dotted name `path` of `module` ("BLOCK",
+/// "cfg.BLOCK" through an imported Python file), as a comparison key: "None", "True" /
+/// "False", "int:<decimal>", "float:<shortest round-trip>" (inf, -inf, nan), "str:<text>",
+/// "dtype:<short name>", "(<key>,<key>,...)" for tuples. nullopt when the name is unbound,
+/// not such a value, or cannot be evaluated. (The Python package compares it with the
+/// live Python value of a name a kernel reads, to refuse a difference it cannot pass on.)
+std::optional<std::string> global_value_key(const Module& module, const std::string& path,
+                                            const GenOptions& options = {});
 
 }  // namespace tritium::frontend

@@ -608,3 +608,55 @@ def k(o):
     np.testing.assert_array_equal(out, np.full(8, 2.0, np.float32))
     m.BLOCK = 5  # a global named like the attribute, which k never reads
     m.k[(1,)](out)
+
+
+def test_values_tritium_reads_from_the_source_must_agree_with_python(as_triton, write_module):
+    """Values read through another module, tuple and None globals come from the source
+    files: where Python's value differs at the first compile, the kernel is refused (naming
+    both values); a change after the compile raises, as for other globals."""
+    import triton.language as tl
+
+    cfg = write_module("cfg_src_mod", "import triton.language as tl\nBLOCK = tl.constexpr(4)\nSCALE = 2.0\n")
+    m = write_module("src_agree_mod", """
+import triton
+import triton.language as tl
+import cfg_src_mod
+
+SHAPE = (4, 2)
+OPT = tl.constexpr(5.0)
+
+
+@triton.jit
+def via_module(o):
+    tl.store(o + tl.arange(0, cfg_src_mod.BLOCK), tl.full([cfg_src_mod.BLOCK], cfg_src_mod.SCALE, tl.float32))
+
+
+@triton.jit
+def via_tuple(o):
+    tl.store(o + tl.arange(0, SHAPE[0]), tl.full([SHAPE[0]], SHAPE[1], tl.float32))
+
+
+@triton.jit
+def via_none(o):
+    v = 1.0
+    if OPT is not None:
+        v += OPT
+    tl.store(o, v)
+""")
+    out = np.full(8, np.nan, np.float32)
+    m.via_module[(1,)](out)  # agrees with the file: runs
+    np.testing.assert_array_equal(out[:4], np.full(4, 2.0, np.float32))
+    cfg.SCALE = 3.0  # changed after the compile: raises at the next launch
+    with pytest.raises(RuntimeError, match=r"Global variable cfg_src_mod.SCALE has changed .* from 2.0 to 3.0"):
+        m.via_module[(1,)](out)
+    m.SHAPE = (8, 3)  # before via_tuple's first compile: Python and the file disagree
+    with pytest.raises(tritium.CompilationError, match=r"reads 'SHAPE', which is \(8, 3\) in Python now but "
+                                                       r"\(4, 2\) in the source"):
+        m.via_tuple[(1,)](out)
+    m.OPT = tl.constexpr(None)
+    with pytest.raises(tritium.CompilationError, match=r"reads 'OPT', which is None in Python now but 5.0 in the source"):
+        m.via_none[(1,)](out)
+    m.OPT = tl.constexpr(5.0)  # as the file says: runs
+    out[0] = np.nan
+    m.via_none[(1,)](out)
+    assert out[0] == 6.0

@@ -65,4 +65,26 @@ TEST(HostGlobals, TheHostValuesAreUsedAndThenFrozen) {
   }
 }
 
+// Module::global_value_key: the frontend's value of a module-level name as a comparison key
+// (the Python package compares it with Python's value of a name a kernel reads).
+TEST(HostGlobals, GlobalValueKeysAreTheFrontendsValues) {
+  tritium::Module m = tritium::Module::from_string(
+      "import triton\nimport triton.language as tl\n"
+      "A = 4\nB = tl.constexpr(0.5)\nC = (3, (1.0, True))\nD = tl.constexpr(None)\nE = tl.float16\nF = 'gelu'\n"
+      "G = 1e16\nH = -0.0\n\n@triton.jit\ndef k(x):\n    pass\n",
+      "keys.py");
+  EXPECT_EQ(m.global_value_key("A"), "int:4");
+  EXPECT_EQ(m.global_value_key("B"), "float:0.5");
+  EXPECT_EQ(m.global_value_key("C"), "(int:3,(float:1.0,True))");
+  EXPECT_EQ(m.global_value_key("D"), "None");
+  EXPECT_EQ(m.global_value_key("E"), "dtype:fp16");
+  EXPECT_EQ(m.global_value_key("F"), "str:gelu");
+  EXPECT_EQ(m.global_value_key("G"), "float:1e+16");  // Python's repr(1e16)
+  EXPECT_EQ(m.global_value_key("H"), "float:-0.0");
+  EXPECT_EQ(m.global_value_key("k"), std::nullopt);      // a jit function: not a value
+  EXPECT_EQ(m.global_value_key("missing"), std::nullopt);
+  m.set_host_globals({{"A", int64_t{8}}});
+  EXPECT_EQ(m.global_value_key("A"), "int:8");  // host values apply
+}
+
 }  // namespace
