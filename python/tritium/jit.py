@@ -373,16 +373,64 @@ def _module_attr_reads(fn) -> dict:
     return out
 
 
+_file_modules: dict = {}  # (path, mtime_ns, size) -> _C.Module of another module's file, as written
+
+
+def _foreign_reads(fn, used: dict, attrs: dict) -> list:
+    """The globals that jit helpers from other modules (reached from `fn` by name or
+    through a module attribute, transitively) read in their own modules:
+    [(module object, file, name, value)] for compile-time values. tritium takes these from
+    those modules' files as written."""
+    g = fn.__globals__
+    todo = [_base_jit(v) for v in list(used.values()) + [a[2] for a in attrs.values()]]
+    out, seen = [], set()
+    while todo:
+        base = todo.pop()
+        if base is None or id(base) in seen:
+            continue
+        seen.add(id(base))
+        hg = base.fn.__globals__
+        if hg is not g:
+            mod = sys.modules.get(base.fn.__module__)
+            file = inspect.getsourcefile(base.fn) or base.fn.__code__.co_filename
+            for name in _used_globals(base.fn)[0]:
+                v = hg[name]
+                if _value_key(v) is not None and mod is not None:
+                    out.append((mod, file, name, v))
+        for name, v in _used_globals(base.fn)[0].items():
+            todo.append(_base_jit(v))
+    return out
+
+
+def _file_module(file: str):
+    try:
+        st = os.stat(file)
+    except OSError:
+        return None
+    key = (file, st.st_mtime_ns, st.st_size)
+    with _modules_lock:
+        m = _file_modules.get(key)
+    if m is None:
+        m = _C.Module.from_file(file)
+        with _modules_lock:
+            _file_modules[key] = m
+    return m
+
+
 def _refuse_values_the_source_disagrees_on(fn, m, used: dict, attrs: dict, host: dict, path: str):
     """Values tritium cannot hand to the compiler (tuples, None; anything read through
     another module) come from the source files as written: where the frontend's value
     differs from Python's at this compile, refused, naming both, rather than compiled with
     the file's."""
-    checks = [(name, v) for name, v in used.items() if name not in host and _value_key(v) is not None]
-    checks += [(p, v) for p, (_, _, v) in attrs.items() if _value_key(v) is not None]
-    for name, v in checks:
+    checks = [(name, v, m) for name, v in used.items() if name not in host and _value_key(v) is not None]
+    checks += [(p, v, m) for p, (_, _, v) in attrs.items() if _value_key(v) is not None]
+    for mod, file, name, v in _foreign_reads(fn, used, attrs):
+        fm = _file_module(file)
+        if fm is not None:
+            checks.append((f"{mod.__name__}.{name}", v, (fm, name)))
+    for name, v, where in checks:
         want = _value_key(v)
-        got = m.global_value_key(name)
+        got = where[0].global_value_key(where[1]) if isinstance(where, tuple) else where.global_value_key(name)
         if got is not None and got != want:
             raise CompilationError(
                 f"{path}:{fn.__code__.co_firstlineno}: kernel '{fn.__name__}' reads '{name}', which is "
@@ -440,6 +488,8 @@ def _module_for(fn) -> "tuple[_C.Module, dict, str]":
             _modules[key] = m
     attrs = _module_attr_reads(fn)
     _refuse_values_the_source_disagrees_on(fn, m, used, attrs, host, path)
+    for mod, _file, g_name, v in _foreign_reads(fn, used, attrs):  # watched like attribute reads
+        attrs.setdefault(f"{mod.__name__}.{g_name}", (mod, g_name, v))
     for g_name, v in used.items():  # tuples, None: read from the source, checked above, watched from now on
         if g_name not in watch and _value_key(v) is not None:
             watch[g_name] = v

@@ -660,3 +660,45 @@ def via_none(o):
     out[0] = np.nan
     m.via_none[(1,)](out)
     assert out[0] == 6.0
+
+
+def test_a_helper_modules_own_globals_must_agree_with_python(as_triton, write_module):
+    """A jit helper from another module reads that module's globals from its file: where
+    Python's value differs at the first compile, refused; a later change raises."""
+    import triton.language as tl
+
+    lib = write_module("lib_globals_mod", """
+import triton
+import triton.language as tl
+
+SCALE = tl.constexpr(2.0)
+
+
+@triton.jit
+def scale(v):
+    return v * SCALE
+""")
+    m = write_module("lib_user_mod", """
+import triton
+import triton.language as tl
+from lib_globals_mod import scale
+
+
+@triton.jit
+def k(o):
+    tl.store(o, scale(1.0))
+
+
+@triton.jit
+def k2(o):
+    tl.store(o, scale(1.0) + 1)
+""")
+    out = np.full(1, np.nan, np.float32)
+    m.k[(1,)](out)
+    assert out[0] == 2.0
+    lib.SCALE = tl.constexpr(9.0)
+    with pytest.raises(RuntimeError, match=r"Global variable lib_globals_mod.SCALE has changed .* from 2.0 to 9.0"):
+        m.k[(1,)](out)
+    with pytest.raises(tritium.CompilationError, match=r"reads 'lib_globals_mod.SCALE', which is 9.0 in Python now "
+                                                       r"but 2.0 in the source"):
+        m.k2[(1,)](out)
