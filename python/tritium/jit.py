@@ -214,20 +214,15 @@ def _base_jit(v):
     return v
 
 
-def _global_names(code) -> list:
-    """The names `code` reads as globals (LOAD_GLOBAL / LOAD_NAME), not attribute names."""
-    return [i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")]
+_GLOBAL_LOADS = ("LOAD_GLOBAL", "LOAD_NAME")
 
 
-def _used_globals(fn) -> "tuple[dict, set]":
-    """The globals of `fn`'s module that `fn` and the jit helpers of that module it calls
-    (transitively) read as globals, {name: object}, as Python resolves them through
-    fn.__globals__; and the names the helpers (not `fn` itself) read."""
+def _same_module_code(fn):
+    """Yields (function, its bytecode instructions) for every code object of `fn` and of the
+    jit helpers of `fn`'s module it names as globals, transitively (nested code objects
+    included); the one walk the dependency questions below share."""
     g = fn.__globals__
-    used: dict = {}
-    by_helpers: set = set()
-    todo = [fn]
-    seen = set()
+    todo, seen = [fn], set()
     while todo:
         f = todo.pop()
         if id(f) in seen:
@@ -237,14 +232,31 @@ def _used_globals(fn) -> "tuple[dict, set]":
         while codes:
             c = codes.pop()
             codes.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
-            for name in _global_names(c):
-                if f is not fn:
-                    by_helpers.add(name)
-                if name in g and name not in used:
-                    used[name] = g[name]
-                    base = _base_jit(g[name])
+            ins = list(dis.get_instructions(c))
+            yield f, ins
+            for op in ins:
+                if op.opname in _GLOBAL_LOADS and op.argval in g:
+                    base = _base_jit(g[op.argval])
                     if base is not None and base.fn.__globals__ is g:
                         todo.append(base.fn)
+
+
+def _used_globals(fn) -> "tuple[dict, set]":
+    """The globals of `fn`'s module that `fn` and the jit helpers of that module it calls
+    (transitively) read as globals (LOAD_GLOBAL, not attribute names), {name: object}, as
+    Python resolves them through fn.__globals__; and the names the helpers (not `fn`
+    itself) read."""
+    g = fn.__globals__
+    used: dict = {}
+    by_helpers: set = set()
+    for f, ins in _same_module_code(fn):
+        for op in ins:
+            if op.opname not in _GLOBAL_LOADS:
+                continue
+            if f is not fn:
+                by_helpers.add(op.argval)
+            if op.argval in g:
+                used.setdefault(op.argval, g[op.argval])
     return used, by_helpers
 
 
@@ -343,33 +355,20 @@ def _module_attr_reads(fn) -> dict:
     path: {path: (module object, attribute, value)}, from LOAD_GLOBAL + LOAD_ATTR chains."""
     g = fn.__globals__
     out = {}
-    todo, seen = [fn], set()
-    while todo:
-        f = todo.pop()
-        if id(f) in seen:
-            continue
-        seen.add(id(f))
-        codes = [f.__code__]
-        while codes:
-            c = codes.pop()
-            codes.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
-            ins = list(dis.get_instructions(c))
-            for i, op in enumerate(ins):
-                if op.opname not in ("LOAD_GLOBAL", "LOAD_NAME") or op.argval not in g:
-                    continue
-                obj, path = g[op.argval], op.argval
-                base = _base_jit(obj)
-                if base is not None and base.fn.__globals__ is g:
-                    todo.append(base.fn)
-                j = i + 1
-                while isinstance(obj, types.ModuleType) and j < len(ins) and ins[j].opname in ("LOAD_ATTR", "LOAD_METHOD"):
-                    if obj.__name__.split(".")[0] in ("triton", "tritium") or not hasattr(obj, ins[j].argval):
-                        break
-                    mod, attr = obj, ins[j].argval
-                    obj, path = getattr(mod, attr), f"{path}.{attr}"
-                    if not isinstance(obj, types.ModuleType):
-                        out[path] = (mod, attr, obj)
-                    j += 1
+    for _, ins in _same_module_code(fn):
+        for i, op in enumerate(ins):
+            if op.opname not in _GLOBAL_LOADS or op.argval not in g:
+                continue
+            obj, path = g[op.argval], op.argval
+            j = i + 1
+            while isinstance(obj, types.ModuleType) and j < len(ins) and ins[j].opname in ("LOAD_ATTR", "LOAD_METHOD"):
+                if obj.__name__.split(".")[0] in ("triton", "tritium") or not hasattr(obj, ins[j].argval):
+                    break
+                mod, attr = obj, ins[j].argval
+                obj, path = getattr(mod, attr), f"{path}.{attr}"
+                if not isinstance(obj, types.ModuleType):
+                    out[path] = (mod, attr, obj)
+                j += 1
     return out
 
 
@@ -389,16 +388,13 @@ def _foreign_reads(fn, used: dict, attrs: dict) -> list:
         if base is None or id(base) in seen:
             continue
         seen.add(id(base))
-        hg = base.fn.__globals__
-        if hg is not g:
+        helper_used = _used_globals(base.fn)[0]
+        if base.fn.__globals__ is not g:
             mod = sys.modules.get(base.fn.__module__)
             file = inspect.getsourcefile(base.fn) or base.fn.__code__.co_filename
-            for name in _used_globals(base.fn)[0]:
-                v = hg[name]
-                if _value_key(v) is not None and mod is not None:
-                    out.append((mod, file, name, v))
-        for name, v in _used_globals(base.fn)[0].items():
-            todo.append(_base_jit(v))
+            out += [(mod, file, name, v) for name, v in helper_used.items()
+                    if mod is not None and _value_key(v) is not None]
+        todo += [_base_jit(v) for v in helper_used.values()]
     return out
 
 
@@ -417,14 +413,14 @@ def _file_module(file: str):
     return m
 
 
-def _refuse_values_the_source_disagrees_on(fn, m, used: dict, attrs: dict, host: dict, path: str):
+def _refuse_values_the_source_disagrees_on(fn, m, used: dict, attrs: dict, foreign: list, host: dict, path: str):
     """Values tritium cannot hand to the compiler (tuples, None; anything read through
     another module) come from the source files as written: where the frontend's value
     differs from Python's at this compile, refused, naming both, rather than compiled with
     the file's."""
     checks = [(name, v, m) for name, v in used.items() if name not in host and _value_key(v) is not None]
     checks += [(p, v, m) for p, (_, _, v) in attrs.items() if _value_key(v) is not None]
-    for mod, file, name, v in _foreign_reads(fn, used, attrs):
+    for mod, file, name, v in foreign:
         fm = _file_module(file)
         if fm is not None:
             checks.append((f"{mod.__name__}.{name}", v, (fm, name)))
@@ -487,8 +483,9 @@ def _module_for(fn) -> "tuple[_C.Module, dict, str]":
         with _modules_lock:
             _modules[key] = m
     attrs = _module_attr_reads(fn)
-    _refuse_values_the_source_disagrees_on(fn, m, used, attrs, host, path)
-    for mod, _file, g_name, v in _foreign_reads(fn, used, attrs):  # watched like attribute reads
+    foreign = _foreign_reads(fn, used, attrs)
+    _refuse_values_the_source_disagrees_on(fn, m, used, attrs, foreign, host, path)
+    for mod, _file, g_name, v in foreign:  # watched like attribute reads
         attrs.setdefault(f"{mod.__name__}.{g_name}", (mod, g_name, v))
     for g_name, v in used.items():  # tuples, None: read from the source, checked above, watched from now on
         if g_name not in watch and _value_key(v) is not None:

@@ -38,7 +38,15 @@ DeviceInfo choose_device() {
   return all.front();
 }
 
-constexpr uintptr_t kAlign = 256;  // between buffers' address ranges (also their alignment)
+constexpr uintptr_t kAlign = 256;
+
+/// Throws std::out_of_range unless [offset, offset + bytes) lies within a buffer of `size` bytes.
+void check_range(const char* what, size_t bytes, size_t offset, size_t size) {
+  if (offset > size || bytes > size - offset)
+    throw std::out_of_range(fmt::format("opencl device: {} of {} bytes at offset {} is past the end of a buffer of "
+                                        "{} bytes",
+                                        what, bytes, offset, size));
+}  // between buffers' address ranges (also their alignment)
 
 }  // namespace
 
@@ -116,10 +124,7 @@ std::pair<cl_mem, size_t> OpenCLDevice::resolve(const void* address) const {
 }
 
 void OpenCLDevice::copy_in(DeviceBuffer& dst, const void* src, size_t bytes, size_t offset) {
-  if (offset > dst.bytes || bytes > dst.bytes - offset)
-    throw std::out_of_range(fmt::format("opencl device: copy_in of {} bytes at offset {} is past the end of a "
-                                        "buffer of {} bytes",
-                                        bytes, offset, dst.bytes));
+  check_range("copy_in", bytes, offset, dst.bytes);
   if (bytes == 0) return;
   auto [m, base_off] = resolve(dst.ptr);
   check(api().clEnqueueWriteBuffer(queue_, m, CL_TRUE, base_off + offset, bytes, src, 0, nullptr, nullptr),
@@ -127,10 +132,7 @@ void OpenCLDevice::copy_in(DeviceBuffer& dst, const void* src, size_t bytes, siz
 }
 
 void OpenCLDevice::copy_out(void* dst, const DeviceBuffer& src, size_t bytes, size_t offset) {
-  if (offset > src.bytes || bytes > src.bytes - offset)
-    throw std::out_of_range(fmt::format("opencl device: copy_out of {} bytes at offset {} is past the end of a "
-                                        "buffer of {} bytes",
-                                        bytes, offset, src.bytes));
+  check_range("copy_out", bytes, offset, src.bytes);
   if (bytes == 0) return;
   auto [m, base_off] = resolve(src.ptr);
   check(api().clEnqueueReadBuffer(queue_, m, CL_TRUE, base_off + offset, bytes, dst, 0, nullptr, nullptr),
