@@ -511,6 +511,12 @@ class Module {
   /// nullopt when it is unbound, not such a value, or not evaluable. Used by the Python
   /// package to refuse a kernel whose source-file value of a name differs from Python's.
   std::optional<std::string> global_value_key(const std::string& path) const;
+  /// The frontend's value of the default of parameter `param` of the jit function bound to
+  /// module-level name `path` (evaluated where its `def` stands), as a key in
+  /// global_value_key's format; nullopt when there is no such function, parameter or
+  /// default, or it is not such a value. Used by the Python package to refuse a helper whose
+  /// source-file default differs from the one Python evaluated.
+  std::optional<std::string> default_value_key(const std::string& path, const std::string& param) const;
 
  private:
   explicit Module(std::shared_ptr<detail::ModuleState> s) : state_(std::move(s)) {}

@@ -274,6 +274,9 @@ NB_MODULE(_C, m) {
       .def("kernel_names", &Module::kernel_names)
       .def("global_value_key", &Module::global_value_key, "path"_a,
            "The frontend's value of a module-level name as a comparison key (tritium::Module::global_value_key).")
+      .def("default_value_key", &Module::default_value_key, "path"_a, "param"_a,
+           "The frontend's value of a jit function's parameter default as a comparison key "
+           "(tritium::Module::default_value_key).")
       .def("kernel", &Module::kernel, "name"_a)
       .def(
           "set_host_globals",

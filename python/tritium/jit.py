@@ -434,6 +434,50 @@ def _refuse_values_the_source_disagrees_on(fn, m, used: dict, attrs: dict, forei
                 "and None are not passed from Python); set it in the source, or pass it as a constexpr argument")
 
 
+def _helpers(fn, used: dict, attrs: dict) -> list:
+    """The jit helpers `fn` reaches (by name, through a module attribute, and from helpers of
+    other modules, transitively) with where the frontend resolves them:
+    [(None or the helper's file, dotted path there, JITFunction)]; None stands for `fn`'s
+    own source module."""
+    g = fn.__globals__
+    todo = [(name, _base_jit(v)) for name, v in used.items()] + [(p, _base_jit(a[2])) for p, a in attrs.items()]
+    out, seen = [], set()
+    while todo:
+        path, base = todo.pop()
+        if base is None or id(base) in seen or base.fn is fn:
+            continue
+        seen.add(id(base))
+        if base.fn.__globals__ is g:
+            out.append((None, path, base))
+        elif _base_jit(base.fn.__globals__.get(base.fn.__name__)) is base:  # its own module's name for it
+            out.append((inspect.getsourcefile(base.fn) or base.fn.__code__.co_filename, base.fn.__name__, base))
+        todo += [(name, _base_jit(v)) for name, v in _used_globals(base.fn)[0].items()]
+    return out
+
+
+def _refuse_defaults_the_source_disagrees_on(fn, m, helpers: list, path: str):
+    """A jit helper's parameter defaults are evaluated by the frontend where its `def`
+    stands in the source file; Python evaluated them when the `def` ran. Where the host code
+    made them differ (a global rebound by a function before the `def`, say), refused, naming
+    both, rather than compiled with the file's value. (The kernel's own defaults are bound
+    from Python's at each launch.)"""
+    for file, where, base in helpers:
+        fm = m if file is None else _file_module(file)
+        if fm is None:
+            continue
+        for p in inspect.signature(base.fn).parameters.values():
+            want = None if p.default is p.empty else _value_key(p.default)
+            if want is None:
+                continue
+            got = fm.default_value_key(where, p.name)
+            if got is not None and got != want:
+                raise CompilationError(
+                    f"{path}:{fn.__code__.co_firstlineno}: kernel '{fn.__name__}' calls '{base.fn.__qualname__}', whose "
+                    f"parameter '{p.name}' defaults to {_shown(want)} in Python but to {_shown(got)} in the source as "
+                    "tritium reads it (tritium evaluates a helper's defaults from its source file): write the "
+                    "default as a literal or as a global the file sets at top level")
+
+
 def _frozen(values: dict) -> tuple:
     return tuple(sorted((k, type(v).__name__, repr(v)) for k, v in values.items()))
 
@@ -485,6 +529,7 @@ def _module_for(fn) -> "tuple[_C.Module, dict, str]":
     attrs = _module_attr_reads(fn)
     foreign = _foreign_reads(fn, used, attrs)
     _refuse_values_the_source_disagrees_on(fn, m, used, attrs, foreign, host, path)
+    _refuse_defaults_the_source_disagrees_on(fn, m, _helpers(fn, used, attrs), path)
     for mod, _file, g_name, v in foreign:  # watched like attribute reads
         attrs.setdefault(f"{mod.__name__}.{g_name}", (mod, g_name, v))
     for g_name, v in used.items():  # tuples, None: read from the source, checked above, watched from now on

@@ -78,6 +78,12 @@ std::optional<std::string> Module::global_value_key(const std::string& path) con
   return frontend::global_value_key(state_->ast, path, o);
 }
 
+std::optional<std::string> Module::default_value_key(const std::string& path, const std::string& param) const {
+  frontend::GenOptions o;
+  o.host_globals = &state_->host_globals;
+  return frontend::default_value_key(state_->ast, path, param, o);
+}
+
 Kernel Module::kernel(const std::string& name) const {
   std::vector<std::string> names = kernel_names();
   const frontend::FunctionDef* fn = nullptr;

@@ -222,25 +222,50 @@ std::optional<std::string> value_key(const CValue& v) {
 
 }  // namespace
 
+namespace {
+
+// The frontend's value of module-level dotted name `path` ("BLOCK", "cfg.BLOCK"), or nullopt.
+std::optional<CValue> resolve_global(cg::GenState& st, const Module& module, const std::string& path) {
+  SrcLoc at;
+  at.file = module.source.get();
+  size_t dot = path.find('.');
+  std::optional<CValue> v = st.env.lookup(st, path.substr(0, dot), at);
+  while (v && dot != std::string::npos) {
+    const size_t next = path.find('.', dot + 1);
+    const std::string attr = path.substr(dot + 1, next == std::string::npos ? std::string::npos : next - dot - 1);
+    if (v->kind != CValue::Kind::Namespace || !v->fn_module) return std::nullopt;
+    v = cg::ModuleEnv::module_attr(st, *v, attr, at);
+    dot = next;
+  }
+  return v;
+}
+
+}  // namespace
+
 std::optional<std::string> global_value_key(const Module& module, const std::string& path, const GenOptions& options) {
   try {
     ir::Module scratch;
     cg::GenState st(module, options, scratch);
-    SrcLoc at;
-    at.file = module.source.get();
-    size_t dot = path.find('.');
-    std::optional<CValue> v = st.env.lookup(st, path.substr(0, dot), at);
-    while (v && dot != std::string::npos) {
-      const size_t next = path.find('.', dot + 1);
-      const std::string attr = path.substr(dot + 1, next == std::string::npos ? std::string::npos : next - dot - 1);
-      if (v->kind != CValue::Kind::Namespace || !v->fn_module) return std::nullopt;
-      v = cg::ModuleEnv::module_attr(st, *v, attr, at);
-      dot = next;
-    }
+    std::optional<CValue> v = resolve_global(st, module, path);
     if (!v) return std::nullopt;
     return value_key(*v);
   } catch (const std::exception&) {
     return std::nullopt;  // not evaluable here: a kernel using it reports it when it compiles
+  }
+}
+
+std::optional<std::string> default_value_key(const Module& module, const std::string& path, const std::string& param,
+                                             const GenOptions& options) {
+  try {
+    ir::Module scratch;
+    cg::GenState st(module, options, scratch);
+    std::optional<CValue> v = resolve_global(st, module, path);
+    if (!v || (v->kind != CValue::Kind::JitFn && v->kind != CValue::Kind::ConstexprFn) || !v->fn) return std::nullopt;
+    for (const auto& p : v->fn->params)
+      if (p.name == param && p.default_value) return value_key(st.env_of(v->fn_module).eval_default(st, p));
+    return std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;  // not evaluable here: a call relying on it reports it when it compiles
   }
 }
 

@@ -44,4 +44,11 @@ std::vector<std::string> jit_function_names(const Module& module);
 std::optional<std::string> global_value_key(const Module& module, const std::string& path,
                                             const GenOptions& options = {});
 
+/// The value the frontend gives the default of parameter `param` of the jit function bound
+/// to module-level dotted name `path` (evaluated where the `def` stands, in the function's
+/// own module), as a key in global_value_key's format; nullopt when there is no such
+/// function, parameter or default, or it is not such a value or cannot be evaluated.
+std::optional<std::string> default_value_key(const Module& module, const std::string& path, const std::string& param,
+                                             const GenOptions& options = {});
+
 }  // namespace tritium::frontend

@@ -702,3 +702,79 @@ def k2(o):
     with pytest.raises(tritium.CompilationError, match=r"reads 'lib_globals_mod.SCALE', which is 9.0 in Python now "
                                                        r"but 2.0 in the source"):
         m.k2[(1,)](out)
+
+
+def test_helper_defaults_must_agree_with_python(as_triton, write_module):
+    """A jit helper's parameter defaults come from its source file, evaluated where the def
+    stands; where host code made Python's differ (a function rebinding the global before
+    the def), refused, for helpers of the kernel's module and of another module alike.
+    Defaults that agree run, and give Python's value."""
+    write_module("dflt_lib_mod", """
+import triton
+import triton.language as tl
+
+K_DEF = 3
+
+
+def configure():
+    global K_DEF
+    K_DEF = 11
+
+
+configure()
+
+
+@triton.jit
+def times_k(v, K: tl.constexpr = K_DEF):
+    return v * K
+""")
+    m = write_module("dflt_user_mod", """
+import triton
+import triton.language as tl
+from dflt_lib_mod import times_k
+
+N_DEF = 4
+M_DEF = 5
+
+
+def setup():
+    global N_DEF
+    N_DEF = 9
+
+
+setup()
+
+
+@triton.jit
+def plus_n(v, N: tl.constexpr = N_DEF):
+    return v + N
+
+
+@triton.jit
+def plus_m(v, M: tl.constexpr = M_DEF):
+    return v + M
+
+
+@triton.jit
+def uses_n(o):
+    tl.store(o, plus_n(1.0))
+
+
+@triton.jit
+def uses_m(o):
+    tl.store(o, plus_m(1.0))
+
+
+@triton.jit
+def uses_k(o):
+    tl.store(o, times_k(2.0))
+""")
+    out = np.full(1, np.nan, np.float32)
+    m.uses_m[(1,)](out)
+    assert out[0] == 6.0  # 1 + M_DEF: the file and Python agree
+    with pytest.raises(tritium.CompilationError, match=r"calls 'plus_n', whose parameter 'N' defaults to 9 in Python "
+                                                       r"but to 4 in the source"):
+        m.uses_n[(1,)](out)
+    with pytest.raises(tritium.CompilationError, match=r"calls 'times_k', whose parameter 'K' defaults to 11 in "
+                                                       r"Python but to 3 in the source"):
+        m.uses_k[(1,)](out)

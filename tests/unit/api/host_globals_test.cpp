@@ -87,4 +87,23 @@ TEST(HostGlobals, GlobalValueKeysAreTheFrontendsValues) {
   EXPECT_EQ(m.global_value_key("A"), "int:8");  // host values apply
 }
 
+// Module::default_value_key: a jit function's parameter default as the frontend evaluates
+// it, where the def stands (a later rebinding and host values do not change it).
+TEST(HostGlobals, DefaultValueKeysAreEvaluatedWhereTheDefStands) {
+  tritium::Module m = tritium::Module::from_string(
+      "import triton\nimport triton.language as tl\nN = 4\n\n"
+      "@triton.jit\ndef h(x, N: tl.constexpr = N, S: tl.constexpr = (1, 2.5), D=None, F: tl.constexpr = tl.float32):\n"
+      "    return x\n\nN = 8\n",
+      "defaults.py");
+  m.set_host_globals({{"N", int64_t{16}}});
+  EXPECT_EQ(m.default_value_key("h", "N"), "int:4");
+  EXPECT_EQ(m.default_value_key("h", "S"), "(int:1,float:2.5)");
+  EXPECT_EQ(m.default_value_key("h", "D"), "None");
+  EXPECT_EQ(m.default_value_key("h", "F"), "dtype:fp32");
+  EXPECT_EQ(m.default_value_key("h", "x"), std::nullopt);        // no default
+  EXPECT_EQ(m.default_value_key("h", "missing"), std::nullopt);  // no such parameter
+  EXPECT_EQ(m.default_value_key("N", "x"), std::nullopt);        // not a function
+  EXPECT_EQ(m.global_value_key("N"), "int:16");
+}
+
 }  // namespace
