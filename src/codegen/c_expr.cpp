@@ -58,25 +58,6 @@ FloatFormat narrow_format(ScalarType t) {
   }
 }
 
-std::string int64_literal(int64_t v) {
-  if (v == INT64_MIN) return "(int64_t)(-9223372036854775807LL - 1)";
-  return fmt::format("(int64_t){}LL", v);
-}
-
-std::string hex_double(double d) {
-  if (std::isfinite(d)) return fmt::format("{:a}", d);
-  uint64_t u;
-  std::memcpy(&u, &d, 8);
-  return fmt::format("tr_bits<double>((uint64_t)0x{:016x}ull)", u);
-}
-
-std::string float_literal(float f) {
-  if (std::isfinite(f)) return fmt::format("{:a}f", static_cast<double>(f));
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return fmt::format("tr_bits<float>((uint32_t)0x{:08x}u)", u);
-}
-
 /// tritium's own fp32 function (src/common/tmath.inc, embedded in the prelude) for math on
 /// float compute types (fp32 and the narrow types computed in fp32), so generated code and
 /// the interpreter give the same bits; nullptr where libm's float version is used.
@@ -133,6 +114,53 @@ const char* libm_name(MathFn f) {
 }  // namespace
 
 // ---- types ---------------------------------------------------------------------------------
+
+std::string CExpr::tcall(const std::string& f, const std::string& t, const std::string& args) const {
+  if (opencl()) return fmt::format("{}_{}({})", f, t, args);
+  return fmt::format("{}<{}>({})", f, t, args);
+}
+
+std::string CExpr::type(const ir::Type& t) const {
+  if (opencl() && t.is_ptr) return "__global " + ctype(t);
+  return ctype(t);
+}
+
+std::string CExpr::zero(const ir::Type& t) const {
+  if (t.is_ptr) return fmt::format("({})0", type(t));
+  return zero_of(t);
+}
+
+std::string CExpr::load(const ir::Type& ptr, const std::string& p, bool is_volatile) const {
+  if (!opencl()) return load_expr(ptr, p, is_volatile);
+  std::string deref = is_volatile ? fmt::format("*(volatile __global {})({})", ctype(ptr.element()), p)
+                                  : fmt::format("*({})", p);
+  if (ptr.scalar == ScalarType::I1) return fmt::format("(uint8_t)({} != 0)", deref);
+  return deref;
+}
+
+std::string CExpr::i64_literal(int64_t v) const {
+  const char* sfx = opencl() ? "L" : "LL";
+  if (v == INT64_MIN) return fmt::format("(int64_t)(-9223372036854775807{} - 1)", sfx);
+  return fmt::format("(int64_t){}{}", v, sfx);
+}
+
+std::string CExpr::u64_literal(uint64_t v) const {
+  return fmt::format("(uint64_t){}{}", v, opencl() ? "UL" : "ull");
+}
+
+std::string CExpr::hex_double(double d) const {
+  if (std::isfinite(d)) return fmt::format("{:a}", d);
+  uint64_t u;
+  std::memcpy(&u, &d, 8);
+  return tcall("tr_bits", "double", fmt::format("(uint64_t)0x{:016x}{}", u, opencl() ? "UL" : "ull"));
+}
+
+std::string CExpr::float_literal(float f) const {
+  if (std::isfinite(f)) return fmt::format("{:a}f", static_cast<double>(f));
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return tcall("tr_bits", "float", fmt::format("(uint32_t)0x{:08x}u", u));
+}
 
 void CExpr::refuse(const Op& op, const std::string& why) const {
   throw frontend::CompileError(op.loc, backend_ + " backend: " + op.name() + " not supported: " + why);
@@ -203,19 +231,19 @@ std::string CExpr::literal(const Op& op) const {
   if (!iv && !dv) refuse(op, "constant value must be an int or a float");
   if (t.is_ptr) {
     if (!iv) refuse(op, "pointer constant needs an integer value");
-    return fmt::format("({})(uintptr_t)(uint64_t){}ull", ctype(t), static_cast<uint64_t>(*iv));
+    return fmt::format("({})(uintptr_t){}", type(t), u64_literal(static_cast<uint64_t>(*iv)));
   }
   if (ir::is_int(t.scalar)) {
     if (!iv) refuse(op, "integer constant of type " + t.str() + " has a non-integer value");
     int64_t v = *iv;
     switch (t.scalar) {
       case ScalarType::I1: return v != 0 ? "(uint8_t)1" : "(uint8_t)0";
-      case ScalarType::I64: return int64_literal(v);
-      case ScalarType::U64: return fmt::format("(uint64_t){}ull", static_cast<uint64_t>(v));
-      default: return fmt::format("({})({}LL)", ctype(t), v);
+      case ScalarType::I64: return i64_literal(v);
+      case ScalarType::U64: return u64_literal(static_cast<uint64_t>(v));
+      default: return fmt::format("({})({})", ctype(t), i64_literal(v));
     }
   }
-  if (iv) return cast_expr(op, ScalarType::I64, t.scalar, "", int64_literal(*iv));  // rounded once
+  if (iv) return cast_expr(op, ScalarType::I64, t.scalar, "", i64_literal(*iv));  // rounded once
   double d = *dv;
   switch (t.scalar) {
     case ScalarType::F32: return float_literal(static_cast<float>(d));
@@ -250,7 +278,7 @@ std::string CExpr::cast_expr(const Op& op, ScalarType from, ScalarType to, const
   }
   // float source
   const std::string src = xc.empty() ? to_compute(from, x) : xc;  // float (or double for fp64), exact
-  if (ir::is_int(to)) return fmt::format("tr_f2i<{}>((double)({}))", T, src);
+  if (ir::is_int(to)) return tcall("tr_f2i", T, fmt::format("(double)({})", src));
   const bool f64 = from == ScalarType::F64;
   switch (to) {
     case ScalarType::F32:
@@ -292,7 +320,7 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
       if (fl) return bin(o);
       if (b1) return fmt::format("(uint8_t)({} {} {})", a[0], op.kind == OpKind::Mul ? "&" : "^", a[1]);
       const char* f = op.kind == OpKind::Add ? "tr_add" : op.kind == OpKind::Sub ? "tr_sub" : "tr_mul";
-      return fmt::format("{}<{}>({}, {})", f, T, a[0], a[1]);
+      return tcall(f, T, a[0] + ", " + a[1]);
     }
     case OpKind::Div:
       if (!fl) refuse(op, "div needs float operands");
@@ -302,12 +330,12 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
     case OpKind::IDiv: case OpKind::Rem: {
       if (fl) {
         if (op.kind == OpKind::IDiv) refuse(op, "idiv on floats");
-        return W(fmt::format("{}({}, {})", S == ScalarType::F64 ? "fmod" : "fmodf", F(0), F(1)));
+        return W(fmt::format("{}({}, {})", S == ScalarType::F64 || opencl() ? "fmod" : "fmodf", F(0), F(1)));
       }
       if (ptr) refuse(op, "division of pointers");
       const char* f = op.kind == OpKind::IDiv ? "tr_idiv" : "tr_irem";
-      if (b1) return fmt::format("(uint8_t)({}<uint8_t>({}, {}) & 1)", f, a[0], a[1]);
-      return fmt::format("{}<{}>({}, {})", f, T, a[0], a[1]);
+      if (b1) return fmt::format("(uint8_t)({} & 1)", tcall(f, "uint8_t", a[0] + ", " + a[1]));
+      return tcall(f, T, a[0] + ", " + a[1]);
     }
     case OpKind::And: case OpKind::Or: case OpKind::Xor: {
       if (fl || ptr) refuse(op, "bitwise op on non-integers");
@@ -317,16 +345,16 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
     case OpKind::Shl: case OpKind::Shr:
       if (fl || ptr) refuse(op, "shift of non-integers");
       if (b1) return fmt::format("(uint8_t)({} ? 0 : {})", a[1], a[0]);
-      return fmt::format("{}<{}>({}, {})", op.kind == OpKind::Shl ? "tr_shl" : "tr_shr", T, a[0], a[1]);
+      return tcall(op.kind == OpKind::Shl ? "tr_shl" : "tr_shr", T, a[0] + ", " + a[1]);
     case OpKind::Min: case OpKind::Max: {
       if (ptr) refuse(op, "min/max of pointers");
       bool mx = op.kind == OpKind::Max;
       if (fl) {
         bool prop = op.attr_int("propagate_nan", 0) != 0;
         const char* f = mx ? (prop ? "tr_fmax_nan" : "tr_fmax") : (prop ? "tr_fmin_nan" : "tr_fmin");
-        return W(fmt::format("{}<{}>({}, {})", f, compute_type(S), F(0), F(1)));
+        return W(tcall(f, compute_type(S), F(0) + ", " + F(1)));
       }
-      return fmt::format("{}<{}>({}, {})", mx ? "tr_imax" : "tr_imin", T, a[0], a[1]);
+      return tcall(mx ? "tr_imax" : "tr_imin", T, a[0] + ", " + a[1]);
     }
     case OpKind::Cmp: {
       std::string p = op.attr_str("pred");
@@ -341,7 +369,7 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
       if (ir::is_fp8(S)) return fmt::format("(uint8_t)({} ^ 0x80u)", a[0]);
       if (fl) return fmt::format("(-{})", a[0]);
       if (b1) return a[0];
-      return fmt::format("tr_neg<{}>({})", T, a[0]);
+      return tcall("tr_neg", T, a[0]);
     case OpKind::Not:
       if (fl || ptr) refuse(op, "bitwise not of a non-integer");
       if (b1) return fmt::format("(uint8_t)({} ^ 1)", a[0]);
@@ -352,8 +380,8 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
       const ir::Type& src = op.operands[0]->type;
       if (out.is_ptr) {  // the address; integers extended by their signedness
         if (!src.is_ptr && !src.is_int()) refuse(op, "cast from " + src.str() + " to a pointer");
-        return src.is_ptr ? fmt::format("({})({})", ctype(out.element()), a[0])
-                          : fmt::format("({})(uintptr_t)({})({})", ctype(out.element()),
+        return src.is_ptr ? fmt::format("({})({})", type(out.element()), a[0])
+                          : fmt::format("({})(uintptr_t)({})({})", type(out.element()),
                                         ir::is_signed_int(src.scalar) ? "int64_t" : "uint64_t", a[0]);
       }
       if (src.is_ptr) {  // the address, truncated (int1: != 0)
@@ -366,22 +394,22 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
     case OpKind::Bitcast: {
       const ir::Type& src = op.operands[0]->type;
       if (src.is_ptr || out.is_ptr) {
-        if (src.is_ptr && out.is_ptr) return fmt::format("({})({})", ctype(out.element()), a[0]);
+        if (src.is_ptr && out.is_ptr) return fmt::format("({})({})", type(out.element()), a[0]);
         const ir::Type& other = src.is_ptr ? out : src;
         if (!other.is_int() || ir::bitwidth(other.scalar) != 64) refuse(op, "bitcast between a pointer and " + other.str());
         return src.is_ptr ? fmt::format("({})(uintptr_t)({})", ctype(out.element()), a[0])
-                          : fmt::format("({})(uintptr_t)(uint64_t)({})", ctype(out.element()), a[0]);
+                          : fmt::format("({})(uintptr_t)(uint64_t)({})", type(out.element()), a[0]);
       }
       if (ir::bitwidth(src.scalar) != ir::bitwidth(out.scalar)) refuse(op, "bitcast between different widths");
       if (src.scalar == ScalarType::I1) return a[0];
-      return fmt::format("tr_bits<{}>({})", ctype(out.element()), a[0]);
+      return tcall("tr_bits", ctype(out.element()), a[0]);
     }
     case OpKind::AddPtr:
       return fmt::format("({} + (int64_t)({}))", a[0], a[1]);
     case OpKind::PtrToInt:
       return fmt::format("({})(uintptr_t)({})", ctype(out.element()), a[0]);
     case OpKind::IntToPtr:  // the value extended by its signedness
-      return fmt::format("({})(uintptr_t)({})({})", ctype(out.element()),
+      return fmt::format("({})(uintptr_t)({})({})", type(out.element()),
                          ir::is_signed_int(S) ? "int64_t" : "uint64_t", a[0]);
     case OpKind::Math:
       break;
@@ -395,17 +423,17 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
   if (ptr) refuse(op, "math on pointers");
   if (!fl) {
     switch (f) {
-      case MathFn::Abs: return b1 ? a[0] : fmt::format("tr_iabs<{}>({})", T, a[0]);
-      case MathFn::Umulhi: return b1 ? "(uint8_t)0" : fmt::format("tr_mulhi<{}>({}, {})", T, a[0], a[1]);
-      case MathFn::Clz: return b1 ? fmt::format("(uint8_t)({} ^ 1)", a[0]) : fmt::format("tr_clz<{}>({})", T, a[0]);
-      case MathFn::Popc: return b1 ? a[0] : fmt::format("tr_popc<{}>({})", T, a[0]);
+      case MathFn::Abs: return b1 ? a[0] : tcall("tr_iabs", T, a[0]);
+      case MathFn::Umulhi: return b1 ? "(uint8_t)0" : tcall("tr_mulhi", T, a[0] + ", " + a[1]);
+      case MathFn::Clz: return b1 ? fmt::format("(uint8_t)({} ^ 1)", a[0]) : tcall("tr_clz", T, a[0]);
+      case MathFn::Popc: return b1 ? a[0] : tcall("tr_popc", T, a[0]);
       default: refuse(op, std::string(ir::math_fn_name(f)) + " on integers");
     }
   }
   const bool dbl = S == ScalarType::F64;
   auto lib = [&](MathFn g) {
     if (!dbl && tmath_name(g)) return std::string(tmath_name(g));
-    return std::string(libm_name(g)) + (dbl ? "" : "f");
+    return std::string(libm_name(g)) + (dbl || opencl() ? "" : "f");  // OpenCL C: overloaded
   };
   if (gpu_approx_ && S == ScalarType::F32 && (f == MathFn::Exp || f == MathFn::Exp2) && !op.has_attr("precise"))
     return fmt::format("{}({})", f == MathFn::Exp ? "tr_exp_approx" : "tr_ex2_approx", F(0));
@@ -420,13 +448,13 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
       return cast_expr(op, ScalarType::F64, S, "",
                        fmt::format("tr_fma_odd((double){}, (double){}, (double){})", F(0), F(1), F(2)));
     case MathFn::Rsqrt:
-      return W(fmt::format("({} / {}({}))", dbl ? "1.0" : "1.0f", dbl ? "sqrt" : "sqrtf", F(0)));
+      return W(fmt::format("({} / {}({}))", dbl ? "1.0" : "1.0f", dbl || opencl() ? "sqrt" : "sqrtf", F(0)));
     case MathFn::Isnan:
       return fmt::format("(uint8_t)({0} != {0})", F(0));
     case MathFn::Isinf:
-      return fmt::format("(uint8_t)(__builtin_isinf({}) != 0)", F(0));
+      return fmt::format("(uint8_t)({}({}) != 0)", opencl() ? "isinf" : "__builtin_isinf", F(0));
     case MathFn::Signbit:
-      return fmt::format("(uint8_t)(__builtin_signbit({}) != 0)", F(0));
+      return fmt::format("(uint8_t)({}({}) != 0)", opencl() ? "signbit" : "__builtin_signbit", F(0));
     case MathFn::Umulhi: case MathFn::Clz: case MathFn::Popc:
       refuse(op, std::string(ir::math_fn_name(f)) + " on floats");
     default:

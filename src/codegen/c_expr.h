@@ -17,6 +17,12 @@
 
 namespace tritium::codegen {
 
+/// The language a renderer writes: C++ (cpu, cuda: the prelude's helpers are templates)
+/// or OpenCL C 1.2 (no templates: the prelude's helpers carry the element type in their
+/// name, `tr_add_int32_t`; pointers are `__global`; the float math builtins are overloaded,
+/// so `exp`, not `expf`; 64-bit literals take `L`).
+enum class Dialect { Cpp, OpenCL };
+
 class CExpr {
  public:
   /// `backend` names the renderer in refusals ("cpu", "cuda"). `gpu_approx`: native
@@ -25,8 +31,21 @@ class CExpr {
   /// after a multiply by log2(e) for exp) instead of the correctly rounded / tritium-math
   /// versions (the prelude's tr_div_full / tr_exp_approx / tr_ex2_approx); libdevice.exp /
   /// exp2 (math ops with attribute "precise") keep tritium's accurate versions.
-  explicit CExpr(std::string backend, bool gpu_approx = false)
-      : backend_(std::move(backend)), gpu_approx_(gpu_approx) {}
+  explicit CExpr(std::string backend, bool gpu_approx = false, Dialect dialect = Dialect::Cpp)
+      : backend_(std::move(backend)), gpu_approx_(gpu_approx), dialect_(dialect) {}
+
+  Dialect dialect() const { return dialect_; }
+  bool opencl() const { return dialect_ == Dialect::OpenCL; }
+  /// A call of the prelude's helper `f` for element type `t` (a storage or compute type
+  /// name): `f<t>(args)` in C++, `f_t(args)` in OpenCL C.
+  std::string tcall(const std::string& f, const std::string& t, const std::string& args) const;
+  /// ctype / zero_of / load_expr in this dialect (OpenCL C: pointers to `__global`).
+  std::string type(const ir::Type& t) const;
+  std::string zero(const ir::Type& t) const;
+  std::string load(const ir::Type& ptr, const std::string& p, bool is_volatile) const;
+  /// A 64-bit integer literal (`(int64_t)5LL`; OpenCL C: `(int64_t)5L`) and its unsigned form.
+  std::string i64_literal(int64_t v) const;
+  std::string u64_literal(uint64_t v) const;
 
   /// Throws frontend::CompileError(op.loc, "<backend> backend: <op> not supported: <why>").
   [[noreturn]] void refuse(const ir::Op& op, const std::string& why) const;
@@ -59,8 +78,11 @@ class CExpr {
                                const std::vector<std::string>& dec = {}) const;
 
  private:
+  std::string hex_double(double d) const;
+  std::string float_literal(float f) const;
   std::string backend_;
   bool gpu_approx_ = false;
+  Dialect dialect_ = Dialect::Cpp;
 };
 
 }  // namespace tritium::codegen

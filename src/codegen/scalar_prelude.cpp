@@ -10,8 +10,10 @@ namespace cpu {
 const char* tmath_text();
 }  // namespace cpu
 
-const char* scalar_prelude_text() {
-  static const std::string text = std::string(R"TRSCALAR(// ---- tritium scalar prelude ---------------------------------------------------
+namespace {
+
+// C++ only: the helpers that are templates over the element type.
+const char* const kCppTemplates = R"TRSCALAR(// ---- tritium scalar prelude ---------------------------------------------------
 #ifndef TR_HD
 #define TR_HD  // host and device (CUDA: __host__ __device__) for constexpr helpers
 #endif
@@ -116,8 +118,26 @@ template <> __device__ __forceinline__ float tr_fmin<float>(float a, float b) {
 template <class F> TR_INLINE F tr_fmin_nan(F a, F b) { return (a != a) ? a : (b != b) ? b : tr_fmin(a, b); }
 template <class F> TR_INLINE F tr_fmax_nan(F a, F b) { return (a != a) ? a : (b != b) ? b : tr_fmax(a, b); }
 
-// ---- small float formats ------------------------------------------------------------------
-TR_INLINE double tr_pow2(int e) { return tr_bits<double>((uint64_t)(e + 1023) << 52); }  // -1022 <= e <= 1023
+// The shared part below is C as well as C++ (it serves the OpenCL C prelude too): bit casts
+// and builtins through these macros.
+#define TR_AS_F32(x) tr_bits<float>(x)
+#define TR_AS_U32(x) tr_bits<uint32_t>(x)
+#define TR_AS_F64(x) tr_bits<double>(x)
+#define TR_AS_U64(x) tr_bits<uint64_t>(x)
+#define TR_ISINF(x) __builtin_isinf(x)
+#define TR_FABSF(x) __builtin_fabsf(x)
+#define TR_FABS(x) __builtin_fabs(x)
+#define TR_NEXTAFTERF(x, y) __builtin_nextafterf(x, y)
+#define TR_CLZ64(x) __builtin_clzll(x)
+#define TR_U64(c) c##ull
+
+)TRSCALAR";
+
+// C and C++: the small float formats, fp16 / bf16 / fp8 conversions and the 64-bit
+// integer-to-double rounding, written once for every dialect through the TR_AS_* /
+// TR_ISINF / ... / TR_U64 macros each dialect defines.
+const char* const kShared = R"TRSCALAR(// ---- small float formats ------------------------------------------------------------------
+TR_INLINE double tr_pow2(int e) { return TR_AS_F64((uint64_t)(e + 1023) << 52); }  // -1022 <= e <= 1023
 
 // Rounds x once into a binary format with `eb` exponent bits, `mb` stored mantissa bits and
 // bias `bias` (mode 0: RNE; 1: toward zero; 2: to nearest, ties away from zero — fp8e4b15).
@@ -129,17 +149,17 @@ TR_INLINE double tr_pow2(int e) { return tr_bits<double>((uint64_t)(e + 1023) <<
 TR_SLOW uint32_t tr_encode(double x, int eb, int mb, int bias, int ieee, int sat, uint32_t max_bits,
                              uint32_t nan_bits, int mode) {  // mode: 0 RNE, 1 RTZ, 2 nearest ties away
   const int rtz = mode == 1;
-  uint64_t u = tr_bits<uint64_t>(x);
+  uint64_t u = TR_AS_U64(x);
   uint32_t sign = (uint32_t)(u >> 63) << (eb + mb);
   uint32_t inf_bits = ((1u << eb) - 1) << mb;
-  uint64_t mag = u & 0x7fffffffffffffffull;
-  if (mag > 0x7ff0000000000000ull) {  // NaN
+  uint64_t mag = u & TR_U64(0x7fffffffffffffff);
+  if (mag > TR_U64(0x7ff0000000000000)) {  // NaN
     if (!ieee || sat) return nan_bits;
     return sign | inf_bits | (1u << (mb - 1)) | (uint32_t)((mag >> (52 - mb)) & ((1u << (mb - 1)) - 1));
   }
-  if (mag == 0x7ff0000000000000ull) return sign | ((ieee && (!sat || rtz)) ? inf_bits : max_bits);
+  if (mag == TR_U64(0x7ff0000000000000)) return sign | ((ieee && (!sat || rtz)) ? inf_bits : max_bits);
   if (mag == 0) return sign;
-  double a = tr_bits<double>(mag);
+  double a = TR_AS_F64(mag);
   int e = (int)(mag >> 52) - 1023;
   int emin = 1 - bias;
   int qe = (e < emin ? emin : e) - mb;
@@ -158,7 +178,7 @@ TR_INLINE float tr_decode(uint32_t b, int eb, int mb, int bias, int ieee, int fn
   uint32_t sign = (b >> (eb + mb)) & 1, e = (b >> mb) & ((1u << eb) - 1), m = b & ((1u << mb) - 1);
   float v;
   if ((ieee && e == (1u << eb) - 1) || (fn_nan && e == (1u << eb) - 1 && m == (1u << mb) - 1)) {
-    v = (m || fn_nan) ? tr_bits<float>(0x7fc00000u | (m << (23 - mb))) : tr_bits<float>(0x7f800000u);
+    v = (m || fn_nan) ? TR_AS_F32(0x7fc00000u | (m << (23 - mb))) : TR_AS_F32(0x7f800000u);
   } else if (e == 0) {
     v = (float)((double)m * tr_pow2(1 - bias - mb));
   } else {
@@ -172,12 +192,12 @@ TR_INLINE float tr_decode(uint32_t b, int eb, int mb, int bias, int ieee, int fn
 TR_INLINE double tr_fma_odd(double a, double b, double c) {
   double p = a * b;
   double s = p + c;
-  if (p != p || c != c || __builtin_isinf(p) || __builtin_isinf(c)) return s;
+  if (p != p || c != c || TR_ISINF(p) || TR_ISINF(c)) return s;
   double bp = s - p, ap = s - bp;
   double err = (p - ap) + (c - bp);
   if (err != 0.0 && s != 0.0) {
-    uint64_t sb = tr_bits<uint64_t>(s);
-    if ((sb & 1) == 0) s = tr_bits<double>(((err > 0.0) == (s > 0.0)) ? sb + 1 : sb - 1);
+    uint64_t sb = TR_AS_U64(s);
+    if ((sb & 1) == 0) s = TR_AS_F64(((err > 0.0) == (s > 0.0)) ? sb + 1 : sb - 1);
   }
   return s;
 }
@@ -206,22 +226,22 @@ TR_INLINE float tr_h2f(uint16_t h) {  // exact
   uint32_t sign = w & 0x80000000u;
   uint32_t two_w = w + w;
   // normals, Inf and NaN: rebias the exponent by +224 and scale by 2^-112
-  float normalized = tr_bits<float>((two_w >> 4) + (0xe0u << 23)) * 0x1p-112f;
+  float normalized = TR_AS_F32((two_w >> 4) + (0xe0u << 23)) * 0x1p-112f;
   // subnormals: the mantissa placed under the exponent of 0.5, minus 0.5
-  float denormalized = tr_bits<float>((two_w >> 17) | (126u << 23)) - 0.5f;
-  return tr_bits<float>(sign | tr_bits<uint32_t>(two_w < (1u << 27) ? denormalized : normalized));
+  float denormalized = TR_AS_F32((two_w >> 17) | (126u << 23)) - 0.5f;
+  return TR_AS_F32(sign | TR_AS_U32(two_w < (1u << 27) ? denormalized : normalized));
 }
 TR_INLINE uint16_t tr_f2h(float f) {  // round to nearest even
   // Scaling by 2^112 then 2^-110 turns overflow into Inf; adding a power of two chosen from
   // the exponent makes the float adder round the dropped bits exactly once.
-  float base = (__builtin_fabsf(f) * 0x1p112f) * 0x1p-110f;
-  uint32_t w = tr_bits<uint32_t>(f);
+  float base = (TR_FABSF(f) * 0x1p112f) * 0x1p-110f;
+  uint32_t w = TR_AS_U32(f);
   uint32_t shl1_w = w + w;
   uint32_t sign = w & 0x80000000u;
   uint32_t bias = shl1_w & 0xff000000u;
   bias = bias < 0x71000000u ? 0x71000000u : bias;
-  base = tr_bits<float>((bias >> 1) + 0x07800000u) + base;
-  uint32_t bits = tr_bits<uint32_t>(base);
+  base = TR_AS_F32((bias >> 1) + 0x07800000u) + base;
+  uint32_t bits = TR_AS_U32(base);
   uint32_t nonsign = ((bits >> 13) & 0x7c00u) + (bits & 0x0fffu);
   uint32_t nan = 0x7e00u | ((w >> 13) & 0x3ffu);
   return (uint16_t)((sign >> 16) | (shl1_w > 0xff000000u ? nan : nonsign));
@@ -235,7 +255,7 @@ TR_INLINE float tr_bf2f(uint16_t b) {  // NaN comes back quiet (on the GPU: payl
 #ifndef __CUDA_ARCH__
   if ((u & 0x7fffffffu) > 0x7f800000u) u |= 0x00400000u;
 #endif
-  return tr_bits<float>(u);
+  return TR_AS_F32(u);
 }
 #ifdef __CUDA_ARCH__
 TR_INLINE uint16_t tr_f2bf(float f) {  // cvt.rn.bf16.f32 (sm_80 and later): the same rounding
@@ -245,14 +265,14 @@ TR_INLINE uint16_t tr_f2bf(float f) {  // cvt.rn.bf16.f32 (sm_80 and later): the
 }
 #else
 TR_INLINE uint16_t tr_f2bf(float f) {
-  uint32_t u = tr_bits<uint32_t>(f);
+  uint32_t u = TR_AS_U32(f);
   if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
   u += 0x7fffu + ((u >> 16) & 1u);
   return (uint16_t)(u >> 16);
 }
 #endif
 TR_INLINE uint16_t tr_f2bf_rtz(float f) {
-  uint32_t u = tr_bits<uint32_t>(f);
+  uint32_t u = TR_AS_U32(f);
   if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
   return (uint16_t)(u >> 16);
 }
@@ -261,8 +281,8 @@ TR_INLINE uint16_t tr_d2bf_rtz(double d) { return (uint16_t)tr_encode(d, 8, 7, 1
 // fp64 -> fp32 toward zero.
 TR_INLINE float tr_d2f_rtz(double d) {
   float f = (float)d;
-  if (f != f || __builtin_isinf(d)) return f;
-  if (__builtin_fabs((double)f) > __builtin_fabs(d)) f = __builtin_nextafterf(f, 0.0f);
+  if (f != f || TR_ISINF(d)) return f;
+  if (TR_FABS((double)f) > TR_FABS(d)) f = TR_NEXTAFTERF(f, 0.0f);
   return f;
 }
 // fp8 formats: e4m3fn ("fp8e4nv", bias 7, no inf, NaN 0x7f/0xff), e5m2 ("fp8e5", bias 15,
@@ -278,17 +298,19 @@ TR_INLINE uint8_t tr_d2e4b15(double d, int rtz) { (void)rtz; return (uint8_t)tr_
 // 64-bit integers to double, rounding to odd (exact below 2^53): a following
 // round-to-nearest into a format of <= 51 mantissa bits is then correctly rounded.
 TR_INLINE double tr_u64_odd(uint64_t m) {
-  if (m < (1ull << 53)) return (double)m;
-  int sh = 11 - __builtin_clzll(m);
+  if (m < (TR_U64(1) << 53)) return (double)m;
+  int sh = 11 - TR_CLZ64(m);
   uint64_t q = m >> sh;
-  if (m & ((1ull << sh) - 1)) q |= 1;
-  return (double)q * (double)(1ull << sh);
+  if (m & ((TR_U64(1) << sh) - 1)) q |= 1;
+  return (double)q * (double)(TR_U64(1) << sh);
 }
 TR_INLINE double tr_i64_odd(int64_t x) {
   return x < 0 ? -tr_u64_odd((uint64_t)0 - (uint64_t)x) : tr_u64_odd((uint64_t)x);
 }
 
-// Float to integer: truncate toward zero, saturate to the type's range, NaN -> 0.
+)TRSCALAR";
+
+const char* const kCppF2i = R"TRSCALAR(// Float to integer: truncate toward zero, saturate to the type's range, NaN -> 0.
 template <class T> TR_INLINE T tr_f2i(double x) {
   if (x != x) return (T)0;
   double t = __builtin_trunc(x);
@@ -299,8 +321,16 @@ template <class T> TR_INLINE T tr_f2i(double x) {
   return (T)t;
 }
 
-)TRSCALAR") + cpu::tmath_text() + "// ---- end of scalar prelude ---------------------------------------------------------\n";
+)TRSCALAR";
+
+}  // namespace
+
+const char* scalar_prelude_text() {
+  static const std::string text = std::string(kCppTemplates) + kShared + kCppF2i + cpu::tmath_text() +
+                                  "// ---- end of scalar prelude ---------------------------------------------------------\n";
   return text.c_str();
 }
+
+const char* scalar_prelude_shared_text() { return kShared; }
 
 }  // namespace tritium::codegen

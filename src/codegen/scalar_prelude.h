@@ -20,4 +20,12 @@ namespace tritium::codegen {
 /// The scalar prelude text (see the file comment), tmath.inc included at its end.
 const char* scalar_prelude_text();
 
+/// The part of the prelude that is C as well as C++ (small float formats, fp16 / bf16 / fp8
+/// conversions, 64-bit integer-to-double rounding): it needs TR_INLINE, TR_SLOW, the
+/// uint32_t / uint64_t types and the macros TR_AS_F32 / TR_AS_U32 / TR_AS_F64 / TR_AS_U64
+/// (bit casts), TR_ISINF, TR_FABSF, TR_FABS, TR_NEXTAFTERF, TR_CLZ64 and TR_U64(c) (a 64-bit
+/// unsigned literal), which scalar_prelude_text() defines for C++ and the OpenCL C prelude
+/// (codegen/opencl) for OpenCL C.
+const char* scalar_prelude_shared_text();
+
 }  // namespace tritium::codegen

@@ -12,6 +12,6 @@
 namespace tritium::codegen {
 
 /// The statements, in order, for storage type `s` (compared in its compute type).
-std::vector<std::string> topk_pair_select(ir::ScalarType s, int lk, bool desc);
+std::vector<std::string> topk_pair_select(ir::ScalarType s, int lk, bool desc, bool opencl = false);
 
 }  // namespace tritium::codegen

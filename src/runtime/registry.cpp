@@ -4,6 +4,7 @@
 #include "runtime/cpu/compiler.h"
 #include "runtime/cuda/cuda_device.h"
 #include "runtime/opencl/opencl_api.h"
+#include "runtime/opencl/opencl_device.h"
 
 #include <unistd.h>
 
@@ -60,13 +61,9 @@ const std::vector<Backend>& table() {
          return a.available ? std::string() : a.reason;
        },
        [] { return cuda::make_cuda_device(0); }},
-      {"opencl", "OpenCL devices through the ICD loader",
-       [] {
-         const std::string why = opencl::unavailable_reason();
-         return "the OpenCL C renderer is not written yet (the runtime layer is: " +
-                (why.empty() ? std::to_string(opencl::list_devices().size()) + " device(s) found)" : why + ")");
-       },
-       nullptr},
+      {"opencl", "OpenCL C generated from the kernel (one work-item per program), built by the device's "
+                 "OpenCL compiler through the ICD loader",
+       [] { return opencl::unavailable_reason(); }, [] { return opencl::make_opencl_device(); }},
       {"metal", "Apple GPUs through Metal",
        [] { return std::string("not built yet: the Metal backend is a later issue (and needs an Apple platform)"); },
        nullptr},
@@ -123,9 +120,13 @@ std::unique_ptr<Device> create_device(const std::string& name) {
 
 std::string best_backend() {
   // A GPU first (the CUDA code generator runs the whole built-in suite and the conformance
-  // suite: docs/perf/2026-12-01-h200-cuda-first.md), then the CPU.
-  for (const char* name : {"cuda", "metal", "opencl", "cpu"})
+  // suite: docs/perf/2026-12-01-h200-cuda-first.md), then the CPU. OpenCL only where its
+  // device is a GPU: its renderer runs one work-item per program, slower than the cpu
+  // backend on a CPU device (PoCL).
+  for (const char* name : {"cuda", "metal"})
     if (backend_status(name).available) return name;
+  if (backend_status("opencl").available && opencl::chosen_device_is_gpu()) return "opencl";
+  if (backend_status("cpu").available) return "cpu";
   return "interp";
 }
 

@@ -86,7 +86,36 @@ Result Case::run(const tritium::Grid& grid) {
     ADD_FAILURE() << kernel_ << ": interp and cpu outputs differ in argument " << i << " at byte " << first;
   }
   cuda_check(grid, a);
+  opencl_check(grid, a);
   return a;
+}
+
+bool opencl_present() {
+  static const bool present = [] {
+    for (const auto& b : tritium::Device::list())
+      if (b.name == "opencl") return b.available;
+    return false;
+  }();
+  return present;
+}
+
+void Case::opencl_check(const tritium::Grid& grid, const Result& ref) {
+  if (!opencl_present()) {
+    const char* req = std::getenv("TRITIUM_REQUIRE_OPENCL");
+    if (req && std::string(req) == "1") ADD_FAILURE() << "TRITIUM_REQUIRE_OPENCL=1 but the opencl backend is unavailable";
+    return;
+  }
+  tritium::CompileOptions portable = opts_;
+  portable.portable_numerics = true;
+  Result r;
+  try {
+    r = run_on("opencl", grid, portable);
+  } catch (const tritium::CompileError& e) {
+    if (std::string(e.what()).find("not lowered by the OpenCL C renderer yet") == std::string::npos) throw;
+    std::fprintf(stderr, "[opencl skipped] %s: %s\n", kernel_.c_str(), e.what());
+    return;
+  }
+  compare_cuda(ref, r, false, "opencl");
 }
 
 bool gpu_present() {
@@ -133,7 +162,7 @@ void Case::cuda_check(const tritium::Grid& grid, const Result& ref) {
   if (!opts_.portable_numerics) compare_cuda(ref, run_on("cuda", grid, opts_), true);
 }
 
-void Case::compare_cuda(const Result& ref, const Result& c, bool native) const {
+void Case::compare_cuda(const Result& ref, const Result& c, bool native, const char* backend) const {
   if (order_free_ && order_free_args_.empty()) return;
   auto order_dependent = [&](size_t i) {
     return order_free_ && std::find(order_free_args_.begin(), order_free_args_.end(), static_cast<int>(i)) !=
@@ -242,7 +271,7 @@ void Case::compare_cuda(const Result& ref, const Result& c, bool native) const {
       if (!ok) bad = k;
     }
     if (bad != x.size())
-      ADD_FAILURE() << kernel_ << ": interp and cuda (" << (native ? "native" : "portable")
+      ADD_FAILURE() << kernel_ << ": interp and " << backend << " (" << (native ? "native" : "portable")
                     << " numerics) outputs differ in argument " << i << " at byte " << bad;
   }
 }

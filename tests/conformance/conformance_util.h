@@ -20,6 +20,14 @@
 // whose outputs depend on the order in which a program's lanes apply atomics (the old
 // values returned) declares it with order_free(): on the GPU that order is not defined.
 //
+// The opencl backend joins where an OpenCL device is present (PoCL on CI: scripts/test sets
+// TRITIUM_REQUIRE_OPENCL=1, and then a missing device fails): every case also runs there in
+// portable numerics and must give the interpreter's bits with the allowances of the cuda
+// portable comparison (NaN payloads; up to 4 / 1 ulp for kernels calling a libm-backed
+// function, the device's OpenCL math library being another libm). Ops the OpenCL C
+// renderer refuses as "not lowered ... yet" (atomics, device_print) skip that run, loudly
+// in the test log; any other refusal, build error or difference fails the case.
+//
 //   Case c(kSrc, "kernel", "*fp32, *fp32, i32, 128");
 //   c.in(x).out<float>(n).scalar(n);           // arguments in parameter order
 //   auto r = c.run({1});                        // grid
@@ -143,7 +151,10 @@ class Case {
   void cuda_check(const tritium::Grid& grid, const Result& ref);
   /// Compares a cuda run `c` with the interpreter's `ref` (see the file comment); `native`:
   /// the run used native numerics.
-  void compare_cuda(const Result& ref, const Result& c, bool native) const;
+  void compare_cuda(const Result& ref, const Result& c, bool native, const char* backend = "cuda") const;
+  /// Runs on the opencl backend (portable numerics) where a device is present and compares
+  /// with `ref` (see the file comment).
+  void opencl_check(const tritium::Grid& grid, const Result& ref);
   std::string source_, kernel_, signature_;
   tritium::CompileOptions opts_;
   std::vector<Param> params_;

@@ -95,7 +95,8 @@ int64_t log2_exact(int64_t v) {
 }
 }  // namespace
 
-Emitter::Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts) : fn_(fn), opts_(opts) {}
+Emitter::Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts, Dialect dialect)
+    : fn_(fn), opts_(opts), cx_(dialect == Dialect::OpenCL ? "opencl" : "cpu", false, dialect) {}
 
 // ---- output ----------------------------------------------------------------------------
 
@@ -115,7 +116,7 @@ void Emitter::close(const std::string& tail) {
 std::string Emitter::fresh(const char* prefix) { return prefix + std::to_string(counter_++); }
 
 void Emitter::refuse(const Op& op, const std::string& why) const {
-  throw frontend::CompileError(op.loc, std::string("cpu backend: ") + op.name() + " not supported: " + why);
+  cx_.refuse(op, why);
 }
 
 // ---- storage analysis ------------------------------------------------------------------
@@ -309,12 +310,12 @@ void Emitter::loop_nest(const std::vector<int64_t>& shape, const std::function<v
 
 std::string Emitter::declare_array(const ir::Type& t, const char* prefix) {
   std::string n = fresh(prefix);
-  line(fmt::format("alignas(64) {} {}[{}];", ctype(t.element()), n, t.numel()));
+  line(fmt::format("{}{} {}[{}];", align(), ctype(t.element()), n, t.numel()));
   return n;
 }
 
 std::string Emitter::bytes_of(const ir::Type& t) {
-  return fmt::format("sizeof({}) * {}", ctype(t.element()), t.numel());
+  return fmt::format("sizeof({}) * {}", CExpr::ctype(t.element()), t.numel());
 }
 
 void Emitter::materialize_into(const std::string& dst, const Value* v) {
@@ -598,23 +599,32 @@ void Emitter::emit_op(const Op& op) {
 std::string Emitter::render() {
   collect_users(fn_.body);
   analyze_block(fn_.body);
-  may_stream_ = true;
+  may_stream_ = !opencl();
   ir::walk(const_cast<ir::Block&>(fn_.body), [&](ir::Op& op) {
     if (op.kind == OpKind::AtomicRMW || op.kind == OpKind::AtomicCAS) may_stream_ = false;
   });
 
   out_.clear();
   indent_ = 1;
-  // Parameters: one launch slot each (kernel_abi.h).
-  std::string params;
+  // Parameters: one launch slot each (kernel_abi.h); OpenCL C: kernel arguments.
+  std::vector<std::string> cl_params;
   for (size_t i = 0; i < fn_.body.args.size(); ++i) {
     const Value* a = fn_.body.args[i];
     std::string n = fmt::format("s{}", a->id);
     std::string ct = ctype(a->type);
     std::string src;
     if (a->type.is_tensor()) {
-      throw frontend::CompileError(fn_.loc, "cpu backend: kernel parameter " + std::to_string(i) +
-                                                " is a tensor; only pointers and scalars can be passed");
+      throw frontend::CompileError(fn_.loc, std::string(opencl() ? "opencl" : "cpu") + " backend: kernel parameter " +
+                                                std::to_string(i) + " is a tensor; only pointers and scalars can be passed");
+    } else if (opencl()) {
+      if (a->type.is_ptr) {
+        cl_params.push_back(fmt::format("__global uchar* a{0}_base, ulong a{0}_off", i));
+        src = fmt::format("({0})(a{1}_base + a{1}_off)", ct, i);
+      } else {
+        const bool b1 = a->type.scalar == ir::ScalarType::I1;
+        cl_params.push_back(fmt::format("{} a{}", b1 ? "uchar" : ct, i));
+        src = b1 ? fmt::format("(uint8_t)(a{} != 0)", i) : fmt::format("a{}", i);
+      }
     } else if (a->type.is_ptr) {
       src = fmt::format("({})args[{}].ptr", ct, i);
     } else {
@@ -637,6 +647,21 @@ std::string Emitter::render() {
 
   std::string tu;
   tu += fmt::format("\n// ---- kernel @{} ----\n", fn_.name);
+  if (opencl()) {  // one work-item per program: the work-group is the program
+    std::string params;
+    for (size_t i = 0; i < cl_params.size(); ++i) params += (i ? ", " : "") + cl_params[i];
+    if (!failures_.empty()) params += std::string(params.empty() ? "" : ", ") + "__global ulong* tr_status";
+    tu += fmt::format("__kernel void tritium_kernel({}) {{\n", params.empty() ? "void" : params);
+    tu += "  const int32_t pid0 = (int32_t)get_group_id(0), pid1 = (int32_t)get_group_id(1), "
+          "pid2 = (int32_t)get_group_id(2);\n"
+          "  const int32_t grid[3] = {(int32_t)get_num_groups(0), (int32_t)get_num_groups(1), "
+          "(int32_t)get_num_groups(2)};\n"
+          "  (void)pid0; (void)pid1; (void)pid2; (void)grid;\n";
+    if (!failures_.empty()) tu += "  int tr_failed_ = 0;\n";
+    tu += body;
+    tu += "}\n";
+    return tu;
+  }
   tu += "static __attribute__((noinline)) void tr_program(const tritium_arg* args, const int32_t* grid, "
         "const int32_t pid0, const int32_t pid1, const int32_t pid2, const tritium_host* host, tr_pf* pf) {\n";
   tu += "  (void)args; (void)grid; (void)pid0; (void)pid1; (void)pid2; (void)host; (void)pf;\n";

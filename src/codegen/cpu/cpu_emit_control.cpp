@@ -26,7 +26,7 @@ std::string declare_storage(Emitter& e, const ir::Type& t, const char* prefix, S
   }
   *s = Storage::Scalar;
   std::string n = e.fresh(prefix);
-  e.line(fmt::format("{} {} = {};", Emitter::ctype(t), n, Emitter::zero_of(t)));
+  e.line(fmt::format("{} {} = {};", e.ctype(t), n, e.zero_of(t)));
   return n;
 }
 }  // namespace
@@ -82,12 +82,17 @@ void Emitter::emit_for(const Op& op) {
   line(fmt::format("uint64_t {} = 0;", trips));
   open(fmt::format("if ({} < {})", lb, ub));
   open(fmt::format("if ({} <= 0)", st));
-  line(fmt::format("host->assert_fail(\"error: for loop step must be positive at run time\", {}, {}, {}, pid0, pid1, pid2);",
-                   c_string(std::string(op.loc.filename())), op.loc.line, c_string(fn_.name)));
+  line(fail_stmt({"error: for loop step must be positive at run time", std::string(op.loc.filename()),
+                  static_cast<int64_t>(op.loc.line)}));
   line("return;");
   close();
-  line(fmt::format("{} = (uint64_t)(((unsigned __int128)((uint64_t){} - (uint64_t){}) + (uint64_t){} - 1) / (uint64_t){});",
-                   trips, ub, lb, st, st));
+  if (opencl())  // no 128-bit integers: ceil(d / st) as d / st + (d % st != 0)
+    line(fmt::format("{0} = ((uint64_t){1} - (uint64_t){2}) / (uint64_t){3} + (((uint64_t){1} - (uint64_t){2}) % "
+                     "(uint64_t){3} != 0);",
+                     trips, ub, lb, st));
+  else
+    line(fmt::format("{} = (uint64_t)(((unsigned __int128)((uint64_t){} - (uint64_t){}) + (uint64_t){} - 1) / (uint64_t){});",
+                     trips, ub, lb, st, st));
   close();
   open(fmt::format("for (uint64_t {0} = 0; {0} < {1}; ++{0})", k, trips));
   std::string ivn = fmt::format("s{}", body.args[0]->id);
@@ -228,8 +233,7 @@ void Emitter::emit_assert(const Op& op) {
   std::string file = op.attr_str("file");
   if (file.empty()) file = std::string(op.loc.filename());
   const int64_t ln = op.has_attr("line") ? op.attr_int("line") : static_cast<int64_t>(op.loc.line);
-  std::string call = fmt::format("host->assert_fail({}, {}, {}, {}, pid0, pid1, pid2);", c_string(op.attr_str("msg")),
-                                 c_string(file), ln, c_string(fn_.name));
+  const std::string call = fail_stmt({op.attr_str("msg"), file, ln});
   if (c->type.is_scalar()) {
     open(fmt::format("if (!{})", elem(c, {})));
     line(call);
@@ -244,7 +248,16 @@ void Emitter::emit_assert(const Op& op) {
   close();
 }
 
+std::string Emitter::fail_stmt(const Failure& f) {
+  if (!opencl())
+    return fmt::format("host->assert_fail({}, {}, {}, {}, pid0, pid1, pid2);", c_string(f.message), c_string(f.file),
+                       f.line, c_string(fn_.name));
+  failures_.push_back(f);
+  return fmt::format("if (!tr_failed_) {{ tr_failed_ = 1; tr_fail(tr_status, {}); }}", failures_.size());
+}
+
 void Emitter::emit_print(const Op& op) {
+  if (opencl()) refuse(op, "tl.device_print is not lowered by the OpenCL C renderer yet");
   // One line per operand element, as upstream device_print and the interpreter:
   //   "pid (x, y, z) idx (i, j)<prefix>[(operand k) ]<value>"
   const bool hex = op.attr_int("hex", 0) != 0;

@@ -71,11 +71,11 @@ void Emitter::emit_dot(const Op& op) {
   line(fmt::format("{}* __restrict {} = {} + ({}*{} + {})*{};", acc_t, cr, res, boff, M, i, N));
   // One step k of the chain for element j, given the a value x and the b row br.
   auto step = [&](const std::string& x, const std::string& br, const std::string& acc) -> std::string {
-    if (!fl) return fmt::format("tr_add<{0}>({1}, tr_mul<{0}>({2}, {3}[{4}]))", ct, acc, x, br, j);
+    if (!fl) return tcall("tr_add", ct, acc + ", " + tcall("tr_mul", ct, fmt::format("{}, {}[{}]", x, br, j)));
     if (narrow_acc)
       return cast_expr(op, ScalarType::F64, Acc, "",
                        fmt::format("tr_fma_odd((double){}, (double){}[{}], (double){})", x, br, j, to_compute(Acc, acc)));
-    return fmt::format("{}({}, {}[{}], {})", CT == ScalarType::F64 ? "fma" : "fmaf", x, br, j, acc);
+    return fmt::format("{}({}, {}[{}], {})", CT == ScalarType::F64 || opencl() ? "fma" : "fmaf", x, br, j, acc);
   };
   auto operands_at = [&](const std::string& kk, std::string* x, std::string* br) {
     *x = fresh("x");

@@ -24,7 +24,7 @@ void Emitter::emit_load(const Op& op) {
   const bool vol = op.attr_int("volatile", 0) != 0;
   auto value = [&](const Idx& i) {
     std::string p = elem(ptr, i);
-    std::string v = CExpr::load_expr(ptr->type, p, vol);
+    std::string v = cx_.load(ptr->type, p, vol);
     if (!mask) return v;
     std::string m = elem(mask, i);
     std::string o = other ? elem(other, i) : zero_of(r->type.element());
@@ -55,7 +55,7 @@ void Emitter::emit_load(const Op& op) {
   if (!alias.empty()) aliased_loads.push_back(AliasedLoad{alias, n, row_bytes});
   bind(r, alias.empty() ? n : alias, Storage::Array);
   // Used as numbers: decode the block once, in bulk, into its twin (see cpu_emitter.h).
-  if (!r->type.is_ptr && r->type.scalar == ScalarType::F16 && used_as_number(r)) {
+  if (!opencl() && !r->type.is_ptr && r->type.scalar == ScalarType::F16 && used_as_number(r)) {
     std::string d = fresh("vd");
     line(fmt::format("alignas(64) float {}[{}];", d, r->type.numel()));
     line(fmt::format("tr_h2f_n({}, {}, {});", d, name(r), r->type.numel()));
@@ -64,7 +64,7 @@ void Emitter::emit_load(const Op& op) {
 }
 
 bool Emitter::load_may_alias(const Op& op) const {
-  return op.results[0]->type.rank() == 1 && !op.attr_int("volatile", 0) &&
+  return !opencl() && op.results[0]->type.rank() == 1 && !op.attr_int("volatile", 0) &&
          op.operands[0]->type.scalar != ScalarType::I1;
 }
 
@@ -104,6 +104,7 @@ void Emitter::emit_store(const Op& op) {
 }
 
 void Emitter::emit_atomic_rmw(const Op& op) {
+  if (opencl()) refuse(op, "atomics are not lowered by the OpenCL C renderer yet");
   const Value* ptr = op.operands[0];
   const Value* val = op.operands[1];
   const Value* mask = op.operands.size() >= 3 ? op.operands[2] : nullptr;
@@ -157,6 +158,7 @@ void Emitter::emit_atomic_rmw(const Op& op) {
 }
 
 void Emitter::emit_atomic_cas(const Op& op) {
+  if (opencl()) refuse(op, "atomics are not lowered by the OpenCL C renderer yet");
   const Value* ptr = op.operands[0];
   const Value* cmp = op.operands[1];
   const Value* val = op.operands[2];

@@ -208,35 +208,52 @@ void Emitter::emit_sort(const Op& op) {
   auto cv = [&](const std::string& e) { return to_compute(S, e); };
   open("");
   line(fmt::format("{0}* cur_ = {1}; {0}* nxt_ = {2}; int64_t m_ = {3};", T, a, t, n));
-  open("auto merge_ = [&](int stage_, int order_)");
-  open("for (int i_ = stage_ - 1; i_ >= 0; --i_)");
-  open(fmt::format("for (int64_t r_ = 0; r_ < {}; ++r_)", rows));
-  open("for (int64_t p_ = 0; p_ < m_; ++p_)");
-  line("const int64_t q_ = p_ ^ ((int64_t)1 << i_);");
-  line("const bool f_ = order_ == 2 ? ((p_ >> stage_) & 1) != 0 : order_ == 1;");
-  line("const bool right_ = ((p_ >> i_) & 1) != 0;");
-  line(fmt::format("const bool gt_ = {} > {};", cv("cur_[r_ * m_ + p_]"), cv("cur_[r_ * m_ + q_]")));
-  line("nxt_[r_ * m_ + p_] = (gt_ != (f_ != right_)) ? cur_[r_ * m_ + q_] : cur_[r_ * m_ + p_];");
-  close();
-  close();
-  line(fmt::format("{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", T));
-  close();
-  close("};");
-  if (sp.merge)  // tl.bitonic_merge: the last merge alone
-    line(fmt::format("merge_({}, {});", levels, desc ? 1 : 0));
-  else
-    line(fmt::format("for (int s_ = 1; s_ <= {0}; ++s_) merge_(s_, s_ < {1} ? 2 : {2});", lk, levels, desc ? 1 : 0));
+  // One bitonic merge of `stage_` levels in order `order_` (0 ascending, 1 descending, 2
+  // alternating by block): a lambda in C++; written out at each use in OpenCL C.
+  auto merge_body = [&] {
+    open("for (int i_ = stage_ - 1; i_ >= 0; --i_)");
+    open(fmt::format("for (int64_t r_ = 0; r_ < {}; ++r_)", rows));
+    open("for (int64_t p_ = 0; p_ < m_; ++p_)");
+    line("const int64_t q_ = p_ ^ ((int64_t)1 << i_);");
+    line("const bool f_ = order_ == 2 ? ((p_ >> stage_) & 1) != 0 : order_ == 1;");
+    line("const bool right_ = ((p_ >> i_) & 1) != 0;");
+    line(fmt::format("const bool gt_ = {} > {};", cv("cur_[r_ * m_ + p_]"), cv("cur_[r_ * m_ + q_]")));
+    line("nxt_[r_ * m_ + p_] = (gt_ != (f_ != right_)) ? cur_[r_ * m_ + q_] : cur_[r_ * m_ + p_];");
+    close();
+    close();
+    line(fmt::format("{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", T));
+    close();
+  };
+  auto merge = [&](const std::string& stage, const std::string& order) {
+    if (!opencl()) return line(fmt::format("merge_({}, {});", stage, order));
+    open("");
+    line(fmt::format("const int stage_ = {}, order_ = {};", stage, order));
+    merge_body();
+    close();
+  };
+  if (!opencl()) {
+    open("auto merge_ = [&](int stage_, int order_)");
+    merge_body();
+    close("};");
+  }
+  if (sp.merge) {  // tl.bitonic_merge: the last merge alone
+    merge(std::to_string(levels), desc ? "1" : "0");
+  } else {
+    open(fmt::format("for (int s_ = 1; s_ <= {}; ++s_)", lk));
+    merge("s_", fmt::format("s_ < {} ? 2 : {}", levels, desc ? 1 : 0));
+    close();
+  }
   if (lk < levels) {
     open(fmt::format("for (int s_ = {0} + 1; s_ <= {1}; ++s_)", lk, levels));
     line("const int64_t half_ = m_ / 2;");
     open(fmt::format("for (int64_t r_ = 0; r_ < {}; ++r_)", rows));
     open("for (int64_t np_ = 0; np_ < half_; ++np_)");
-    for (const std::string& l : topk_pair_select(S, lk, desc)) line(l);
+    for (const std::string& l : topk_pair_select(S, lk, desc, opencl())) line(l);
     close();
     close();
     line(fmt::format("{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", T));
     line("m_ = half_;");
-    line(fmt::format("merge_({0}, s_ < {1} ? 2 : {2});", lk, levels, desc ? 1 : 0));
+    merge(std::to_string(lk), fmt::format("s_ < {} ? 2 : {}", levels, desc ? 1 : 0));
     close();
   }
   line(fmt::format("memcpy({}, cur_, {});", out, bytes_of(r->type)));

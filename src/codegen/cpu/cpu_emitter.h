@@ -42,9 +42,16 @@ enum class FastAccess : uint8_t { kNone, kGuarded, kAlways };
 
 class Emitter {
  public:
-  Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts);
-  /// Renders the program function and the tritium_run entry point (without the prelude).
+  /// `dialect`: C++ for the CPU backend; OpenCL C for the OpenCL backend's one-work-item
+  /// programs (codegen/opencl/opencl_codegen.h), where the CPU-only paths (contiguous row
+  /// fast paths, loads read in place, decoded twins, prefetch, streaming stores) are off, so
+  /// every access is the general element loop.
+  Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts, Dialect dialect = Dialect::Cpp);
+  /// Renders the program function and the tritium_run entry point (without the prelude);
+  /// OpenCL C: `__kernel void tritium_kernel(...)` taking each pointer parameter as
+  /// (__global uchar* base, ulong byte offset) and each scalar by value.
   std::string render();
+  bool opencl() const { return cx_.opencl(); }
 
   // ---- output (cpu_codegen.cpp) --------------------------------------------------------
   /// Appends one indented line.
@@ -59,12 +66,18 @@ class Emitter {
   [[noreturn]] void refuse(const ir::Op& op, const std::string& why) const;
 
   // ---- types and expressions (codegen/c_expr.h, shared with the CUDA renderer) --------
-  static std::string ctype(const ir::Type& t) { return CExpr::ctype(t); }
+  std::string ctype(const ir::Type& t) const { return cx_.type(t); }
   static std::string compute_type(ir::ScalarType t) { return CExpr::compute_type(t); }
   static std::string to_compute(ir::ScalarType t, const std::string& e) { return CExpr::to_compute(t, e); }
   static std::string from_compute(ir::ScalarType t, const std::string& e) { return CExpr::from_compute(t, e); }
   std::string literal(const ir::Op& constant) const { return cx_.literal(constant); }
-  static std::string zero_of(const ir::Type& t) { return CExpr::zero_of(t); }
+  std::string zero_of(const ir::Type& t) const { return cx_.zero(t); }
+  /// A call of the prelude's template helper `f` for element type `t` (CExpr::tcall).
+  std::string tcall(const std::string& f, const std::string& t, const std::string& args) const {
+    return cx_.tcall(f, t, args);
+  }
+  /// A local array declaration's alignment (`alignas(64) `; "" in OpenCL C).
+  const char* align() const { return opencl() ? "" : "alignas(64) "; }
   std::string cast_expr(const ir::Op& op, ir::ScalarType from, ir::ScalarType to, const std::string& rounding,
                         const std::string& x, const std::string& xc = "") const {
     return cx_.cast_expr(op, from, to, rounding, x, xc);
@@ -216,6 +229,20 @@ class Emitter {
   /// Bit d set when the elements of `v` may depend on index dimension d.
   uint64_t dims_used(const ir::Value* v);
 
+  /// A run-time failure site (a device_assert, a non-positive loop step): the message as
+  /// host->assert_fail takes it ("error: ..." for run-time errors), file, line.
+  struct Failure {
+    std::string message, file;
+    int64_t line;
+  };
+  /// The statement that reports failure `f` of the running program and lets it run on: in
+  /// C++ a host->assert_fail call; in OpenCL C the program's first failure is recorded as
+  /// (linear program id << 20 | site) with atom_min into the status word (the lowest
+  /// program's first failure wins, as on the CPU), site = index in failures() + 1.
+  std::string fail_stmt(const Failure& f);
+  /// OpenCL C: the failure sites fail_stmt registered, in site order.
+  const std::vector<Failure>& failures() const { return failures_; }
+
   const runtime::CodegenOptions& options() const { return opts_; }
   const ir::Function& function() const { return fn_; }
   /// Ops that read `v` (each listed once per operand use).
@@ -236,7 +263,7 @@ class Emitter {
 
   const ir::Function& fn_;
   runtime::CodegenOptions opts_;
-  CExpr cx_{"cpu"};
+  CExpr cx_;
   std::string out_;
   int indent_ = 1;
   int counter_ = 0;
@@ -249,6 +276,7 @@ class Emitter {
   std::vector<std::unordered_map<std::string, std::string>> memo_;  // per loop body
   std::unordered_map<const ir::Value*, CarriedPtr> carried_ptrs_;
   std::unordered_map<const ir::Value*, std::string> twins_;  // fp16 load -> its decoded twin
+  std::vector<Failure> failures_;
   bool may_stream_ = false;  // the kernel may use streaming stores (it has no atomics)
   bool streams_ = false;     // some store was rendered with a streaming path
   int pf_sites_ = 0;         // top-level rank-1 loads that predict the next program's row

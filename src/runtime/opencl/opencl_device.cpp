@@ -6,6 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "codegen/cpu/cpu_codegen.h"
+#include "codegen/opencl/opencl_codegen.h"
+
 namespace tritium::runtime::opencl {
 
 void check(cl_int r, const std::string& call) {
@@ -51,6 +54,16 @@ void check_range(const char* what, size_t bytes, size_t offset, size_t size) {
 }  // namespace
 
 // ---------------------------------------------------------------------------------- device
+
+std::unique_ptr<Device> make_opencl_device() { return std::make_unique<OpenCLDevice>(); }
+
+bool chosen_device_is_gpu() {
+  try {
+    return choose_device().is_gpu;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
 
 OpenCLDevice::OpenCLDevice() : info_(choose_device()) {
   const Api& a = api();
@@ -141,9 +154,24 @@ void OpenCLDevice::copy_out(void* dst, const DeviceBuffer& src, size_t bytes, si
 
 void OpenCLDevice::synchronize() { check(api().clFinish(queue_), "clFinish"); }
 
-std::unique_ptr<LoadedKernel> OpenCLDevice::compile(const ir::Module&, const CodegenOptions&) {
-  throw std::runtime_error("opencl: the OpenCL C renderer (IR to OpenCL C) is not written yet; the runtime layer "
-                           "runs hand-written OpenCL C only (OpenCLDevice::load_source)");
+std::unique_ptr<LoadedKernel> OpenCLDevice::compile(const ir::Module& m, const CodegenOptions& opts) {
+  codegen::OpenCLProgram p = codegen::render_opencl_program(m, opts);
+  std::vector<SlotKind> slots;
+  for (const ir::Value* a : codegen::cpu_kernel_function(m).body.args) {
+    if (a->type.is_ptr) {
+      slots.push_back(SlotKind::Pointer);
+      continue;
+    }
+    switch (ir::byte_size(a->type.scalar)) {
+      case 1: slots.push_back(SlotKind::I8); break;
+      case 2: slots.push_back(SlotKind::I16); break;
+      case 4: slots.push_back(a->type.scalar == ir::ScalarType::F32 ? SlotKind::F32 : SlotKind::I32); break;
+      default: slots.push_back(a->type.scalar == ir::ScalarType::F64 ? SlotKind::F64 : SlotKind::I64); break;
+    }
+  }
+  auto k = load_source(p.text, "tritium_kernel", std::move(slots), 1, "-cl-fp32-correctly-rounded-divide-sqrt");
+  k->set_failures(std::move(p.failures));
+  return k;
 }
 
 std::unique_ptr<OpenCLKernel> OpenCLDevice::load_source(const std::string& source, const std::string& entry,
@@ -183,8 +211,30 @@ OpenCLKernel::OpenCLKernel(OpenCLDevice& dev, std::string source, const std::str
   }
 }
 
+void OpenCLKernel::set_failures(std::vector<std::string> failures) {
+  failures_ = std::move(failures);
+  if (failures_.empty() || status_) return;
+  cl_int err = CL_SUCCESS;
+  status_ = api().clCreateBuffer(dev_.context(), CL_MEM_READ_WRITE, sizeof(cl_ulong), nullptr, &err);
+  check(err, "clCreateBuffer(status word of " + entry_ + ")");
+}
+
+void OpenCLKernel::check_status(const std::array<int32_t, 3>& grid) {
+  cl_ulong s = 0;
+  check(api().clEnqueueReadBuffer(dev_.queue(), status_, CL_TRUE, 0, sizeof s, &s, 0, nullptr, nullptr),
+        "clEnqueueReadBuffer(status word of " + entry_ + ")");
+  if (s == ~cl_ulong{0}) return;
+  const uint64_t site = s & ((1u << 20) - 1), lin = s >> 20;
+  if (site == 0 || site > failures_.size())
+    throw std::runtime_error(fmt::format("opencl: kernel '{}' left an unknown failure code {:#x}", entry_, s));
+  const uint64_t gx = static_cast<uint64_t>(grid[0]), gy = static_cast<uint64_t>(grid[1]);
+  throw std::runtime_error(fmt::format("{}, program ({}, {}, {})", failures_[site - 1], lin % gx, (lin / gx) % gy,
+                                       lin / gx / gy));
+}
+
 OpenCLKernel::~OpenCLKernel() {
   const Api& a = api();
+  if (status_) a.clReleaseMemObject(status_);
   if (kernel_) a.clReleaseKernel(kernel_);
   if (program_) a.clReleaseProgram(program_);
 }
@@ -217,6 +267,12 @@ bool OpenCLKernel::enqueue(const std::array<int32_t, 3>& grid, const std::vector
       case SlotKind::F64: check(a.clSetKernelArg(kernel_, k++, 8, &v.f64), what); break;
     }
   }
+  if (status_) {
+    const cl_ulong none = ~cl_ulong{0};
+    check(a.clEnqueueWriteBuffer(dev_.queue(), status_, CL_TRUE, 0, sizeof none, &none, 0, nullptr, nullptr),
+          "clEnqueueWriteBuffer(status word of " + entry_ + ")");
+    check(a.clSetKernelArg(kernel_, k++, sizeof(cl_mem), &status_), fmt::format("clSetKernelArg({}, status)", entry_));
+  }
   const size_t local[3] = {wg_, 1, 1};
   const size_t global[3] = {static_cast<size_t>(grid[0]) * wg_, static_cast<size_t>(grid[1]),
                             static_cast<size_t>(grid[2])};
@@ -227,10 +283,13 @@ bool OpenCLKernel::enqueue(const std::array<int32_t, 3>& grid, const std::vector
 }
 
 void OpenCLKernel::launch(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args) {
-  if (enqueue(grid, args)) dev_.synchronize();
+  if (!enqueue(grid, args)) return;
+  dev_.synchronize();
+  if (status_) check_status(grid);
 }
 
 void OpenCLKernel::launch_async(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args, void*) {
+  if (status_) return launch(grid, args);
   enqueue(grid, args);
 }
 

@@ -40,8 +40,14 @@ class OpenCLKernel final : public LoadedKernel {
   void launch_async(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args,
                     void* stream) override;
   const std::string& source() const override { return source_; }
+  /// Run-time failure messages by site (codegen::OpenCLProgram::failures): the kernel then
+  /// takes a status word as its last argument, and a launch that leaves a failure in it
+  /// throws std::runtime_error("<message>, program (x, y, z)") — launch_async waits for
+  /// such a kernel, as the status must be read.
+  void set_failures(std::vector<std::string> failures);
 
  private:
+  void check_status(const std::array<int32_t, 3>& grid);
   bool enqueue(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args);
   OpenCLDevice& dev_;
   std::string source_, entry_;
@@ -49,6 +55,8 @@ class OpenCLKernel final : public LoadedKernel {
   size_t wg_;
   cl_program program_ = nullptr;
   cl_kernel kernel_ = nullptr;
+  std::vector<std::string> failures_;
+  cl_mem status_ = nullptr;
 };
 
 class OpenCLDevice final : public Device {
@@ -63,7 +71,10 @@ class OpenCLDevice final : public Device {
   void free(DeviceBuffer& b) override;
   void copy_in(DeviceBuffer& dst, const void* src, size_t bytes, size_t offset = 0) override;
   void copy_out(void* dst, const DeviceBuffer& src, size_t bytes, size_t offset = 0) override;
-  /// Refused until the OpenCL C renderer exists (std::runtime_error saying so).
+  /// Renders the kernel as OpenCL C (codegen/opencl/opencl_codegen.h), builds it with
+  /// `-cl-fp32-correctly-rounded-divide-sqrt` and returns it: one work-item per program.
+  /// Throws frontend::CompileError for what the renderer refuses, std::runtime_error (with
+  /// the build log) when the OpenCL compiler rejects the program.
   std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) override;
   void synchronize() override;
   std::map<std::string, int64_t> property_map() const override;
@@ -93,6 +104,11 @@ class OpenCLDevice final : public Device {
   std::map<uintptr_t, Block> blocks_;  // by base address
   uintptr_t next_ = uintptr_t{1} << 44;
 };
+
+/// The device the registry hands out (an OpenCLDevice on the chosen device).
+std::unique_ptr<Device> make_opencl_device();
+/// Whether the device OpenCLDevice would choose is a GPU (false when there is none).
+bool chosen_device_is_gpu();
 
 /// Throws std::runtime_error("opencl: <call>: <error>") unless `r` is CL_SUCCESS.
 void check(cl_int r, const std::string& call);

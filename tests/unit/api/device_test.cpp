@@ -1,4 +1,5 @@
 // The backend registry, tritium::Device and tritium::Buffer (no compiler involved).
+#include <cstdlib>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -35,22 +36,22 @@ TEST(ApiRegistry, ListsEveryBackendInOrder) {
     EXPECT_FALSE(s.available) << later;
     EXPECT_NE(s.reason.find("not built yet"), std::string::npos) << s.reason;
   }
-  // opencl: the runtime layer exists, the renderer not yet; the reason says both.
+  // opencl: available where the ICD loader finds a device (PoCL on CI: scripts/test sets
+  // TRITIUM_REQUIRE_OPENCL=1), else the loader's reason.
   auto cl = tritium::runtime::backend_status("opencl");
-  EXPECT_FALSE(cl.available);
-  EXPECT_NE(cl.reason.find("the OpenCL C renderer is not written yet (the runtime layer is: "), std::string::npos)
-      << cl.reason;
+  const char* req = std::getenv("TRITIUM_REQUIRE_OPENCL");
+  if (req && std::string(req) == "1") EXPECT_TRUE(cl.available) << cl.reason;
+  if (!cl.available) EXPECT_FALSE(cl.reason.empty());
 }
 
 TEST(ApiRegistry, UnknownAndUnavailableBackendsThrow) {
   EXPECT_THROW(tritium::runtime::backend_status("tpu"), std::invalid_argument);
   EXPECT_THROW(tritium::runtime::create_device("tpu"), std::invalid_argument);
   try {
-    tritium::runtime::create_device("opencl");
+    tritium::runtime::create_device("metal");
     FAIL();
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("backend 'opencl' is unavailable: the OpenCL C renderer is not written yet"),
-              std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("backend 'metal' is unavailable: not built yet"), std::string::npos)
         << e.what();
   }
   try {

@@ -1,0 +1,54 @@
+// The OpenCL backend's code generator: renders the (inlined, optimised) IR of one kernel
+// specialisation as one OpenCL C 1.2 program.
+//
+// The program embeds the OpenCL C prelude (opencl_prelude(): the scalar prelude's helpers
+// in OpenCL C, generated per element type, so results are the reference interpreter's bits)
+// and one kernel,
+//
+//   __kernel void tritium_kernel(<per parameter: __global uchar* aK_base, ulong aK_off for a
+//                                 pointer (a byte offset into the buffer); the value for a
+//                                 scalar, int1 as uchar, fp16 / bf16 as their ushort bits>)
+//
+// launched with one work-group of ONE work-item per program (get_group_id = program_id,
+// get_num_groups = num_programs). The program body is the CPU renderer's loop nests
+// (codegen/cpu, Dialect::OpenCL) without its CPU-only paths: tensors are private arrays in
+// row-major order, elementwise chains are fused into their consumers' loops, reductions
+// combine element i with i + n/2, dot is a sequential FMA chain over k ascending. fp32
+// division and sqrt need `-cl-fp32-correctly-rounded-divide-sqrt` and contraction is off
+// (`#pragma OPENCL FP_CONTRACT OFF`); fp64 needs cl_khr_fp64 (the prelude's conversions use
+// it).
+//
+// Refused (frontend::CompileError at the op, "opencl backend: <op> not supported: <why>"):
+// what the CPU renderer refuses, and atomics, tl.device_print and tl.device_assert, which
+// this first renderer does not lower yet.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+#include "runtime/device.h"
+
+namespace tritium::codegen {
+
+/// Renders the kernel of `m` (as render_cpu picks it) as an OpenCL C program with entry
+/// point `tritium_kernel` (`tritium compile --emit opencl`). The text depends only on the IR
+/// and `opts`.
+std::string render_opencl(const ir::Module& m, const runtime::CodegenOptions& opts);
+
+/// A rendered program and what its launcher needs besides the text.
+struct OpenCLProgram {
+  std::string text;
+  /// Run-time failure sites, by site number - 1: the complete message of a failure at each,
+  /// up to the program's coordinates (the CPU backend's wording: "device_assert failed:
+  /// <msg> at <file>:<line> in <kernel>" or the run-time error's text). Non-empty: the
+  /// kernel takes one more argument, `__global ulong* tr_status`, set to ~0 before a launch;
+  /// afterwards it holds ~0 or (linear program id << 20 | site) of the lowest failing
+  /// program's first failure.
+  std::vector<std::string> failures;
+};
+OpenCLProgram render_opencl_program(const ir::Module& m, const runtime::CodegenOptions& opts);
+
+/// The OpenCL C prelude embedded at the top of every program.
+const char* opencl_prelude();
+
+}  // namespace tritium::codegen

@@ -1,0 +1,130 @@
+// The OpenCL C renderer (src/codegen/opencl): the program's shape, run-time failures (a
+// non-positive loop step, tl.device_assert in debug mode) reported like the CPU backend's,
+// with the lowest failing program's coordinates, and loud refusals of what it does not
+// lower yet. Numerics are checked by the conformance suite, which runs every case on the
+// opencl backend bit-for-bit against the interpreter (tests/conformance/conformance_util.h).
+//
+// The launch tests skip without an OpenCL device, unless TRITIUM_REQUIRE_OPENCL=1 (set by
+// scripts/test when PoCL is installed).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "runtime/opencl/opencl_api.h"
+#include "tritium/tritium.h"
+
+namespace {
+
+#define REQUIRE_OPENCL()                                                                        \
+  do {                                                                                          \
+    const std::string why_ = tritium::runtime::opencl::unavailable_reason();                    \
+    if (!why_.empty()) {                                                                        \
+      const char* req_ = std::getenv("TRITIUM_REQUIRE_OPENCL");                                 \
+      if (req_ && std::string(req_) == "1") FAIL() << "TRITIUM_REQUIRE_OPENCL=1 but: " << why_; \
+      GTEST_SKIP() << why_;                                                                     \
+    }                                                                                           \
+  } while (0)
+
+const char* kSteps = R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def steps(out, n, bad_from):
+    pid = tl.program_id(0)
+    step = tl.where(pid >= bad_from, 0, 1)
+    acc = 0
+    for i in range(0, n, step):
+        acc += i
+    tl.store(out + pid, acc)
+
+
+@triton.jit
+def checked(x, out):
+    pid = tl.program_id(0)
+    v = tl.load(x + pid)
+    tl.device_assert(v > 0, "v must be positive")
+    tl.store(out + pid, v * 2.0)
+
+
+@triton.jit
+def adds(out):
+    tl.atomic_add(out, 1.0)
+)";
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(OpenCLCodegen, ProgramShape) {
+  REQUIRE_OPENCL();
+  auto dev = tritium::Device::get("opencl");
+  auto k = tritium::Module::from_string(kSteps, "steps.py").kernel("steps").compile(dev, "*i32, i32, i32");
+  const std::string& s = k.source();
+  EXPECT_NE(s.find("#pragma OPENCL FP_CONTRACT OFF"), std::string::npos);
+  EXPECT_NE(s.find("__kernel void tritium_kernel(__global uchar* a0_base, ulong a0_off, int32_t a1, int32_t a2, "
+                   "__global ulong* tr_status)"),
+            std::string::npos)
+      << s.substr(s.find("__kernel"), 200);
+  EXPECT_EQ(s.find("template <"), std::string::npos);  // no C++ left in the program
+}
+
+TEST(OpenCLCodegen, NonPositiveStepFailsNamingTheLowestProgram) {
+  REQUIRE_OPENCL();
+  auto dev = tritium::Device::get("opencl");
+  auto k = tritium::Module::from_string(kSteps, "steps.py").kernel("steps").compile(dev, "*i32, i32, i32");
+  const int n = 37;
+  std::vector<int32_t> poison(8, -77);
+  auto out = dev.upload(poison.data(), poison.size() * 4);
+  k.launch({8}, {tritium::Arg(out), tritium::Arg(int64_t{n}), tritium::Arg(int64_t{100})});  // no program fails
+  std::vector<int32_t> got(8);
+  out.copy_to_host(got.data(), 32);
+  for (int p = 0; p < 8; ++p) EXPECT_EQ(got[p], n * (n - 1) / 2) << p;
+  const std::string m = message_of([&] {
+    k.launch({8}, {tritium::Arg(out), tritium::Arg(int64_t{n}), tritium::Arg(int64_t{5})});  // programs 5..7 fail
+  });
+  EXPECT_NE(m.find("for loop step must be positive at run time at steps.py:10"), std::string::npos) << m;
+  EXPECT_NE(m.find("in steps, program (5, 0, 0)"), std::string::npos) << m;
+  // The status is reset per launch: a clean launch afterwards does not raise.
+  EXPECT_EQ(message_of([&] { k.launch({8}, {tritium::Arg(out), tritium::Arg(int64_t{n}), tritium::Arg(int64_t{8})}); }), "");
+}
+
+TEST(OpenCLCodegen, DeviceAssertInDebugMode) {
+  REQUIRE_OPENCL();
+  auto dev = tritium::Device::get("opencl");
+  tritium::CompileOptions debug;
+  debug.debug = true;
+  auto k = tritium::Module::from_string(kSteps, "steps.py").kernel("checked").compile(dev, "*fp32, *fp32", debug);
+  std::vector<float> x = {1.5f, 2.5f, -1.0f, 3.0f, -2.0f}, poison(5, -99.0f);
+  auto xb = dev.upload(x.data(), 20), ob = dev.upload(poison.data(), 20);
+  const std::string m = message_of([&] { k.launch({5}, {tritium::Arg(xb), tritium::Arg(ob)}); });
+  EXPECT_NE(m.find("device_assert failed: v must be positive at steps.py:19 in checked, program (2, 0, 0)"),
+            std::string::npos)
+      << m;
+  std::vector<float> got(5);
+  ob.copy_to_host(got.data(), 20);
+  EXPECT_EQ(got[0], 3.0f);  // the failing programs run on to their end, as on the CPU
+  EXPECT_EQ(got[2], -2.0f);
+}
+
+TEST(OpenCLCodegen, AtomicsAreRefusedAtTheirLocation) {
+  REQUIRE_OPENCL();
+  auto dev = tritium::Device::get("opencl");
+  try {
+    tritium::Module::from_string(kSteps, "steps.py").kernel("adds").compile(dev, "*fp32");
+    FAIL() << "atomics must be refused";
+  } catch (const tritium::CompileError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("steps.py:25:5:"), std::string::npos) << m;
+    EXPECT_NE(m.find("opencl backend: atomic_rmw not supported"), std::string::npos) << m;
+  }
+}
+
+}  // namespace
