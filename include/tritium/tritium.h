@@ -335,6 +335,10 @@ class Arg {
     a.read_only_ = true;
     return a;
   }
+  /// A copy of a pointer argument viewing its memory as elements of `dtype` (a kernel
+  /// parameter annotated `x: "*fp32"` does this to whatever tensor it is given, as
+  /// upstream). Throws Error(Usage) for a non-pointer or an unknown dtype.
+  Arg retyped(const std::string& dtype) const;
   /// True for an Arg made by read_only().
   bool is_read_only() const { return read_only_; }
   /// Short description for messages ("buffer of 4096 bytes", "int 7", "float 0.5").
@@ -430,6 +434,13 @@ struct Parameter {
   bool is_constexpr = false;  ///< annotated `tl.constexpr` (or `constexpr`)
   bool has_default = false;   ///< has a default value
   std::string default_text;   ///< the default's source text (e.g. "128"), when has_default
+  /// The type a non-constexpr parameter's annotation forces, as upstream Triton reads it
+  /// (runtime/jit.py: the annotation's dtype or type name canonicalised — `tl.int64`,
+  /// `"i64"`, `int` → "i32", `float` → "fp32", `bool` → "i1", `"*fp32"` / `tl.pointer_type(
+  /// tl.float32)` → "*fp32", `"const *fp16"` → "*fp16"); "" when there is none. Kernel::run
+  /// and the Python package then use it instead of the argument's own type; floats and
+  /// bools so annotated are not specialized.
+  std::string annotation_type;
 };
 
 /// One runtime (non-constexpr) parameter of a compiled specialization, in launch order.
@@ -573,6 +584,12 @@ class Kernel {
   /// run() with a fixed grid.
   RunResult run(const Device& device, const Grid& grid, const std::vector<Arg>& args, const Meta& meta = {},
                 const CompileOptions& options = {}) const;
+
+  /// `args` (one per runtime parameter, in order) with the pointers of parameters whose
+  /// annotation names a pointer type (Parameter::annotation_type "*fp32") viewed as that
+  /// type (Arg::retyped), as upstream reinterprets them; other arguments unchanged. run()
+  /// and run_jit() apply it; a launcher reusing a compiled specialization applies it too.
+  std::vector<Arg> typed_arguments(const std::vector<Arg>& args) const;
 
   /// run() for a front that applies its own decorators (the Python package's tritium.jit,
   /// autotune and heuristics objects): the decorators written above the function in the

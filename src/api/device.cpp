@@ -184,6 +184,15 @@ Arg Arg::tensor(const Buffer& b, const std::string& dtype, size_t byte_offset) {
   return a;
 }
 
+Arg Arg::retyped(const std::string& dtype) const {
+  if (kind_ != Kind::Pointer) throw Error(ErrorKind::Usage, "Arg::retyped: not a pointer: " + describe());
+  auto t = ir::parse_scalar_type(dtype);
+  if (!t) throw Error(ErrorKind::Usage, fmt::format("Arg::retyped: unknown dtype '{}'", dtype));
+  Arg a = *this;
+  a.dtype_ = std::string(ir::short_name(*t));
+  return a;
+}
+
 Arg Arg::tensor_descriptor(const Arg& base, std::vector<int64_t> shape, std::vector<int64_t> strides,
                            std::vector<int64_t> block_shape, const std::string& padding) {
   auto bad = [](const std::string& why) {

@@ -95,7 +95,9 @@ struct Runner {
           continue;
         }
         const bool align = !dns && !contains(decls.do_not_specialize_on_alignment, p.name);
-        if (const TensorDescriptorArg* d = a.descriptor()) {
+        if (!p.annotation_type.empty()) {  // the annotation's type, as upstream
+          e = annotated_entry(p, a, align);
+        } else if (const TensorDescriptorArg* d = a.descriptor()) {
           frontend::ArgSpec spec;
           spec.kind = frontend::ArgSpec::Kind::TensorDesc;
           spec.dtype = *ir::parse_scalar_type(a.dtype());
@@ -127,6 +129,30 @@ struct Runner {
       sig += (sig.empty() ? "" : ", ") + e;
     }
     return sig;
+  }
+
+  // The signature entry of an argument whose parameter's annotation forces its type
+  // (Parameter::annotation_type; upstream runtime/jit.py create_function_from_signature):
+  // pointers keep their alignment specialization, integers their divisibility by 16 but
+  // not "equal to 1" (an annotated int stays a run-time value of that type), floats and
+  // bools are not specialized.
+  std::string annotated_entry(const Parameter& p, const Arg& a, bool align) const {
+    const std::string& t = p.annotation_type;
+    auto refuse = [&](const std::string& why) {
+      throw Error(ErrorKind::Argument, fmt::format("kernel '{}': argument '{}' is annotated '{}' but {}", kernel.name(),
+                                                   p.name, t, why));
+    };
+    if (t[0] == '*') {
+      if (a.kind() != Arg::Kind::Pointer || a.descriptor()) refuse("got " + a.describe());
+      return t + (align && reinterpret_cast<uintptr_t>(a.pointer()) % 16 == 0 ? ":16" : "");
+    }
+    if (a.kind() == Arg::Kind::Pointer || a.descriptor()) refuse("got " + a.describe());
+    const auto st = ir::parse_scalar_type(t);
+    if (!st) refuse("tritium does not know that type");
+    if (ir::is_float(*st) || *st == ir::ScalarType::I1) return t;
+    if (a.kind() != Arg::Kind::Int) refuse("got " + a.describe() + " (an integer parameter takes an integer)");
+    const bool div16 = a.is_big_unsigned() ? a.uint_value() % 16 == 0 : a.int_value() % 16 == 0;
+    return t + (align && div16 ? ":16" : "");
   }
 
   // The arguments the compiled kernel takes: None arguments are specialized away.
@@ -321,6 +347,19 @@ struct Runner {
 
 }  // namespace
 
+std::vector<Arg> Kernel::typed_arguments(const std::vector<Arg>& args) const {
+  std::vector<Arg> out = args;
+  size_t r = 0;
+  for (const Parameter& p : parameters()) {
+    if (p.is_constexpr) continue;
+    if (r < out.size() && !p.annotation_type.empty() && p.annotation_type[0] == '*' &&
+        out[r].kind() == Arg::Kind::Pointer && !out[r].descriptor())
+      out[r] = out[r].retyped(p.annotation_type.substr(1));
+    ++r;
+  }
+  return out;
+}
+
 Kernel::RunResult Kernel::run_with(const frontend::KernelDecls& decls, const Device& device, const GridFn& grid,
                                    const std::vector<Arg>& args, const Meta& meta, const CompileOptions& options,
                                    bool launch) const {
@@ -329,7 +368,8 @@ Kernel::RunResult Kernel::run_with(const frontend::KernelDecls& decls, const Dev
   const std::string& name = kernel.name();
   const auto& params = kernel.parameters();
   const frontend::FunctionDef& fn = *module.ast.find_function(name);
-  Runner r{kernel, module, fn, decls, device, grid, args, {}};
+  const std::vector<Arg> typed = typed_arguments(args);
+  Runner r{kernel, module, fn, decls, device, grid, typed, {}};
   for (const Parameter& p : params)
     if (!p.is_constexpr) r.runtime.push_back(&p);
   if (args.size() != r.runtime.size()) {

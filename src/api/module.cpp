@@ -24,6 +24,65 @@ bool is_constexpr_annotation(const frontend::Expr* e) {
   return false;
 }
 
+// Upstream's canonical type names (triton/_utils.py type_canonicalisation_dict) of a
+// dtype or type name, in tritium's spelling; "" for anything else.
+std::string canonical_type(std::string t) {
+  static const std::map<std::string, std::string> names = {
+      {"bool", "i1"}, {"int1", "i1"}, {"uint1", "i1"}, {"i1", "i1"}, {"u1", "i1"},
+      {"float8e4nv", "fp8e4nv"}, {"float8_e4m3fn", "fp8e4nv"}, {"fp8e4nv", "fp8e4nv"},
+      {"float8e5", "fp8e5"}, {"float8_e5m2", "fp8e5"}, {"fp8e5", "fp8e5"},
+      {"float8e4b15", "fp8e4b15"}, {"fp8e4b15", "fp8e4b15"},
+      {"half", "fp16"}, {"float16", "fp16"}, {"fp16", "fp16"}, {"bfloat16", "bf16"}, {"bf16", "bf16"},
+      {"float", "fp32"}, {"float32", "fp32"}, {"fp32", "fp32"}, {"double", "fp64"}, {"float64", "fp64"},
+      {"fp64", "fp64"}, {"int8", "i8"}, {"i8", "i8"}, {"int16", "i16"}, {"i16", "i16"}, {"int", "i32"},
+      {"int32", "i32"}, {"i32", "i32"}, {"int64", "i64"}, {"i64", "i64"}, {"uint8", "u8"}, {"u8", "u8"},
+      {"uint16", "u16"}, {"u16", "u16"}, {"uint32", "u32"}, {"u32", "u32"}, {"uint64", "u64"}, {"u64", "u64"}};
+  if (t.rfind("tl.", 0) == 0) t = t.substr(3);
+  if (const size_t u = t.find("_t"); u != std::string::npos && u + 2 == t.size()) t = t.substr(0, u);  // int32_t
+  auto it = names.find(t);
+  return it == names.end() ? "" : it->second;
+}
+
+std::string trim(const std::string& s) {
+  const size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+// The type an annotation string forces: "i64", "tl.float16", "*fp32", "fp32*", "const *fp16".
+std::string annotation_string_type(std::string s) {
+  s = trim(s);
+  if (s.rfind("const ", 0) == 0) {
+    const std::string t = annotation_string_type(s.substr(6));
+    return !t.empty() && t[0] == '*' ? t : "";
+  }
+  if (!s.empty() && s.back() == '*') s = "*" + trim(s.substr(0, s.size() - 1));
+  if (!s.empty() && s[0] == '*') {
+    const std::string t = canonical_type(trim(s.substr(1)));
+    return t.empty() ? "" : "*" + t;
+  }
+  return canonical_type(s);
+}
+
+// The type a parameter annotation forces (see Parameter::annotation_type): a dtype named
+// by attribute (`tl.int64`, `np.float32`: upstream reads the type's name), a builtin type
+// (`int`, `float`, `bool`), a string, or `tl.pointer_type(<dtype>)`.
+std::string annotation_type(const frontend::Expr* e) {
+  if (!e) return "";
+  if (auto* n = e->dyn<frontend::NameExpr>()) return canonical_type(n->id);
+  if (auto* a = e->dyn<frontend::AttributeExpr>()) return canonical_type(a->attr);
+  if (auto* s = e->dyn<frontend::StrExpr>()) return annotation_string_type(s->value);
+  if (auto* c = e->dyn<frontend::CallExpr>()) {
+    auto* f = c->func.get();
+    const std::string fname = f && f->dyn<frontend::AttributeExpr>() ? f->dyn<frontend::AttributeExpr>()->attr
+                              : f && f->dyn<frontend::NameExpr>() ? f->dyn<frontend::NameExpr>()->id : "";
+    if (fname == "pointer_type" && c->args.size() == 1) {
+      const std::string t = annotation_type(c->args[0].get());
+      return t.empty() || t[0] == '*' ? "" : "*" + t;
+    }
+  }
+  return "";
+}
+
 std::shared_ptr<detail::ModuleState> parse(frontend::SourceRef src) {
   auto state = std::make_shared<detail::ModuleState>();
   state->source = src;
@@ -106,6 +165,7 @@ Kernel Module::kernel(const std::string& name) const {
     Parameter out;
     out.name = p.name;
     out.is_constexpr = is_constexpr_annotation(p.annotation.get());
+    if (!out.is_constexpr) out.annotation_type = annotation_type(p.annotation.get());
     if (p.default_value) {
       out.has_default = true;
       const frontend::Expr& d = *p.default_value;

@@ -211,3 +211,20 @@ TEST(ApiOptions, Validation) {
 }
 
 }  // namespace
+
+// Parameter::annotation_type: the type a parameter's annotation forces, read as upstream's
+// KernelParam.annotation_type (dtype names, builtin type names, strings, pointer types).
+TEST(ApiModule, AnnotationTypesAreUpstreamsCanonicalNames) {
+  tritium::Module m = tritium::Module::from_string(
+      "import triton\nimport triton.language as tl\nimport numpy as np\n\n@triton.jit\n"
+      "def k(a: tl.int64, b: int, c: float, d: bool, e: 'i64', f: '*fp32', g: 'fp16*', h: 'const *bf16',\n"
+      "      i: tl.pointer_type(tl.float32), j: np.float32, k_: 'tl.uint8', l: 'int32_t', m, n: 'gelu',\n"
+      "      o: tl.constexpr, p: 'const fp32'):\n    pass\n",
+      "annot.py");
+  const tritium::Kernel k = m.kernel("k");
+  std::vector<std::string> got;
+  for (const auto& p : k.parameters()) got.push_back(p.annotation_type);
+  const std::vector<std::string> want = {"i64", "i32", "fp32", "i1", "i64", "*fp32", "*fp16", "*bf16",
+                                         "*fp32", "fp32", "u8", "i32", "", "", "", ""};
+  EXPECT_EQ(got, want);
+}
