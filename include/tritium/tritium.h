@@ -36,6 +36,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -528,6 +529,12 @@ class Module {
   /// default, or it is not such a value. Used by the Python package to refuse a helper whose
   /// source-file default differs from the one Python evaluated.
   std::optional<std::string> default_value_key(const std::string& path, const std::string& param) const;
+  /// Where the jit function bound to module-level name `path` ("helper", "lib.helper") is
+  /// defined as the frontend resolves it: (source name — a file path for files —, line of
+  /// its first decorator, line of its `def`); nullopt when the name does not resolve to a
+  /// jit function. Used by the Python package to refuse a helper that Python's name binds
+  /// to another function than the one tritium would compile.
+  std::optional<std::tuple<std::string, int64_t, int64_t>> function_location(const std::string& path) const;
 
  private:
   explicit Module(std::shared_ptr<detail::ModuleState> s) : state_(std::move(s)) {}

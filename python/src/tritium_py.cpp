@@ -11,6 +11,7 @@
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <array>
@@ -275,6 +276,9 @@ NB_MODULE(_C, m) {
       .def("kernel_names", &Module::kernel_names)
       .def("global_value_key", &Module::global_value_key, "path"_a,
            "The frontend's value of a module-level name as a comparison key (tritium::Module::global_value_key).")
+      .def("function_location", &Module::function_location, "path"_a,
+           "Where the frontend finds the jit function a module-level name resolves to: (file, first line, "
+           "def line), or None (tritium::Module::function_location).")
       .def("default_value_key", &Module::default_value_key, "path"_a, "param"_a,
            "The frontend's value of a jit function's parameter default as a comparison key "
            "(tritium::Module::default_value_key).")

@@ -375,27 +375,71 @@ def _module_attr_reads(fn) -> dict:
 _file_modules: dict = {}  # (path, mtime_ns, size) -> _C.Module of another module's file, as written
 
 
-def _foreign_reads(fn, used: dict, attrs: dict) -> list:
-    """The globals that jit helpers from other modules (reached from `fn` by name or
-    through a module attribute, transitively) read in their own modules:
-    [(module object, file, name, value)] for compile-time values. tritium takes these from
-    those modules' files as written."""
+def _reach(fn, used: dict, attrs: dict) -> "tuple[list, list]":
+    """What tritium resolves from source files rather than from Python, for `fn` and every
+    jit helper it reaches (by name or through a module attribute, transitively, across
+    modules):
+      refs:   [(file or None, dotted path there, JITFunction)] — each reference to a jit
+              helper, with the module whose file the frontend resolves it in (None: `fn`'s
+              own source module);
+      values: [(owner module, attribute, file, dotted path in file, value, label)] — the
+              compile-time values jit helpers of OTHER modules read in their own modules
+              (by name or through a module attribute: `cfg.SCALE`); label: the helper's
+              module name and the path ("helpers.cfg.SCALE")."""
     g = fn.__globals__
-    todo = [_base_jit(v) for v in list(used.values()) + [a[2] for a in attrs.values()]]
-    out, seen = [], set()
+    todo = [(None, name, _base_jit(v)) for name, v in used.items()]
+    todo += [(None, p, _base_jit(a[2])) for p, a in attrs.items()]
+    refs, values, seen = [], [], set()
     while todo:
-        base = todo.pop()
-        if base is None or id(base) in seen:
+        file, path, base = todo.pop()
+        if base is None or base.fn is fn:
+            continue
+        refs.append((file, path, base))
+        if id(base) in seen or base.fn.__globals__ is g:  # fn's module: its reads are in used / attrs
+            seen.add(id(base))
             continue
         seen.add(id(base))
-        helper_used = _used_globals(base.fn)[0]
-        if base.fn.__globals__ is not g:
-            mod = sys.modules.get(base.fn.__module__)
-            file = inspect.getsourcefile(base.fn) or base.fn.__code__.co_filename
-            out += [(mod, file, name, v) for name, v in helper_used.items()
-                    if mod is not None and _value_key(v) is not None]
-        todo += [_base_jit(v) for v in helper_used.values()]
-    return out
+        here = inspect.getsourcefile(base.fn) or base.fn.__code__.co_filename
+        owner = sys.modules.get(base.fn.__module__)
+        for name, v in _used_globals(base.fn)[0].items():
+            if _base_jit(v) is not None:
+                todo.append((here, name, _base_jit(v)))
+            elif owner is not None and _value_key(v) is not None:
+                values.append((owner, name, here, name, v, f"{base.fn.__module__}.{name}"))
+        for p, (mod, attr, v) in _module_attr_reads(base.fn).items():
+            if _base_jit(v) is not None:
+                todo.append((here, p, _base_jit(v)))
+            elif _value_key(v) is not None:
+                values.append((mod, attr, here, p, v, f"{base.fn.__module__}.{p}"))
+    return refs, values
+
+
+def _refuse_helpers_python_does_not_hold(fn, m, refs: list, path: str):
+    """Each jit helper name the kernel's source resolves (in its own file or in a helper's
+    file) must name the function Python holds under that name at this compile: host code
+    can rebind it (`global f; f = g` in a function, a monkeypatched module attribute, a
+    `try: from fast import f / except ImportError: from slow import f`, another sys.path
+    order), and tritium, which compiles from the files, would run another function.
+    Refused, naming both definitions."""
+    for file, where, base in refs:
+        fm = m if file is None else _file_module(file)
+        loc = fm.function_location(where) if fm is not None else None
+        if loc is None:
+            continue  # not a jit function to the frontend: a call to it fails to compile, loudly
+        code = base.fn.__code__
+        py_file = inspect.getsourcefile(base.fn) or code.co_filename
+        same_file = os.path.realpath(loc[0]) == os.path.realpath(py_file)
+        # co_firstlineno is the first decorator's line (the def's without one); a `G =
+        # triton.jit(F)` decorator the frontend adds stands after the def
+        if same_file and min(loc[1], loc[2]) <= code.co_firstlineno <= max(loc[1], loc[2]):
+            continue
+        in_file = f" in {file}" if file is not None else ""
+        raise CompilationError(
+            f"{path}:{fn.__code__.co_firstlineno}: kernel '{fn.__name__}' calls '{where}'{in_file}, which tritium "
+            f"resolves from the source to the jit function at {loc[0]}:{loc[2]}, but which Python binds at this "
+            f"launch to '{base.fn.__qualname__}' at {py_file}:{code.co_firstlineno} (host code rebound the name, or "
+            "Python found another module): tritium compiles from the source files, so it would run another "
+            "function; bind the name plainly in the source (no rebinding at run time)")
 
 
 def _file_module(file: str):
@@ -413,20 +457,20 @@ def _file_module(file: str):
     return m
 
 
-def _refuse_values_the_source_disagrees_on(fn, m, used: dict, attrs: dict, foreign: list, host: dict, path: str):
+def _refuse_values_the_source_disagrees_on(fn, m, used: dict, attrs: dict, values: list, host: dict, path: str):
     """Values tritium cannot hand to the compiler (tuples, None; anything read through
     another module) come from the source files as written: where the frontend's value
     differs from Python's at this compile, refused, naming both, rather than compiled with
     the file's."""
-    checks = [(name, v, m) for name, v in used.items() if name not in host and _value_key(v) is not None]
-    checks += [(p, v, m) for p, (_, _, v) in attrs.items() if _value_key(v) is not None]
-    for mod, file, name, v in foreign:
+    checks = [(name, v, m, name) for name, v in used.items() if name not in host and _value_key(v) is not None]
+    checks += [(p, v, m, p) for p, (_, _, v) in attrs.items() if _value_key(v) is not None]
+    for _owner, _attr, file, where, v, label in values:
         fm = _file_module(file)
         if fm is not None:
-            checks.append((f"{mod.__name__}.{name}", v, (fm, name)))
-    for name, v, where in checks:
+            checks.append((label, v, fm, where))
+    for name, v, module, where in checks:
         want = _value_key(v)
-        got = where[0].global_value_key(where[1]) if isinstance(where, tuple) else where.global_value_key(name)
+        got = module.global_value_key(where)
         if got is not None and got != want:
             raise CompilationError(
                 f"{path}:{fn.__code__.co_firstlineno}: kernel '{fn.__name__}' reads '{name}', which is "
@@ -434,34 +478,17 @@ def _refuse_values_the_source_disagrees_on(fn, m, used: dict, attrs: dict, forei
                 "and None are not passed from Python); set it in the source, or pass it as a constexpr argument")
 
 
-def _helpers(fn, used: dict, attrs: dict) -> list:
-    """The jit helpers `fn` reaches (by name, through a module attribute, and from helpers of
-    other modules, transitively) with where the frontend resolves them:
-    [(None or the helper's file, dotted path there, JITFunction)]; None stands for `fn`'s
-    own source module."""
-    g = fn.__globals__
-    todo = [(name, _base_jit(v)) for name, v in used.items()] + [(p, _base_jit(a[2])) for p, a in attrs.items()]
-    out, seen = [], set()
-    while todo:
-        path, base = todo.pop()
-        if base is None or id(base) in seen or base.fn is fn:
-            continue
-        seen.add(id(base))
-        if base.fn.__globals__ is g:
-            out.append((None, path, base))
-        elif _base_jit(base.fn.__globals__.get(base.fn.__name__)) is base:  # its own module's name for it
-            out.append((inspect.getsourcefile(base.fn) or base.fn.__code__.co_filename, base.fn.__name__, base))
-        todo += [(name, _base_jit(v)) for name, v in _used_globals(base.fn)[0].items()]
-    return out
-
-
-def _refuse_defaults_the_source_disagrees_on(fn, m, helpers: list, path: str):
+def _refuse_defaults_the_source_disagrees_on(fn, m, refs: list, path: str):
     """A jit helper's parameter defaults are evaluated by the frontend where its `def`
     stands in the source file; Python evaluated them when the `def` ran. Where the host code
     made them differ (a global rebound by a function before the `def`, say), refused, naming
     both, rather than compiled with the file's value. (The kernel's own defaults are bound
     from Python's at each launch.)"""
-    for file, where, base in helpers:
+    done = set()
+    for file, where, base in refs:
+        if id(base) in done:
+            continue
+        done.add(id(base))
         fm = m if file is None else _file_module(file)
         if fm is None:
             continue
@@ -512,7 +539,21 @@ def _module_for(fn) -> "tuple[_C.Module, dict, str]":
         elif _base_jit(v) is not None:
             watch[name] = v
     host.update(_closure_values(fn, by_helpers))
-    key = file_key + (_frozen(host),) + ((fn.__qualname__, fn.__code__.co_firstlineno) if isolated else ())
+    attrs = _module_attr_reads(fn)
+    refs, values = _reach(fn, used, attrs)
+    # The files of helpers from other modules are part of the key: a reloaded, edited helper
+    # module gives a new module here (its compiled specializations are not reused).
+    helper_files = []
+    files = {inspect.getsourcefile(r[2].fn) or r[2].fn.__code__.co_filename for r in refs
+             if r[2].fn.__globals__ is not fn.__globals__}
+    for f in sorted(files | {v[2] for v in values}):
+        try:
+            hs = os.stat(f)
+            helper_files.append((f, hs.st_mtime_ns, hs.st_size))
+        except OSError:
+            helper_files.append((f, None, None))
+    key = file_key + (_frozen(host), tuple(helper_files)) + \
+        ((fn.__qualname__, fn.__code__.co_firstlineno) if isolated else ())
     name = fn.__name__ + (_ISOLATED_SUFFIX if isolated else "")
     with _modules_lock:
         m = _modules.get(key)
@@ -526,12 +567,11 @@ def _module_for(fn) -> "tuple[_C.Module, dict, str]":
         m.set_host_globals(host)
         with _modules_lock:
             _modules[key] = m
-    attrs = _module_attr_reads(fn)
-    foreign = _foreign_reads(fn, used, attrs)
-    _refuse_values_the_source_disagrees_on(fn, m, used, attrs, foreign, host, path)
-    _refuse_defaults_the_source_disagrees_on(fn, m, _helpers(fn, used, attrs), path)
-    for mod, _file, g_name, v in foreign:  # watched like attribute reads
-        attrs.setdefault(f"{mod.__name__}.{g_name}", (mod, g_name, v))
+    _refuse_helpers_python_does_not_hold(fn, m, refs, path)
+    _refuse_values_the_source_disagrees_on(fn, m, used, attrs, values, host, path)
+    _refuse_defaults_the_source_disagrees_on(fn, m, refs, path)
+    for owner, attr, _file, _where, v, label in values:  # watched like attribute reads
+        attrs.setdefault(label, (owner, attr, v))
     for g_name, v in used.items():  # tuples, None: read from the source, checked above, watched from now on
         if g_name not in watch and _value_key(v) is not None:
             watch[g_name] = v

@@ -143,6 +143,14 @@ std::optional<std::string> Module::default_value_key(const std::string& path, co
   return frontend::default_value_key(state_->ast, path, param, o);
 }
 
+std::optional<std::tuple<std::string, int64_t, int64_t>> Module::function_location(const std::string& path) const {
+  frontend::GenOptions o;
+  o.host_globals = &state_->host_globals;
+  auto l = frontend::function_location(state_->ast, path, o);
+  if (!l) return std::nullopt;
+  return std::make_tuple(l->file, l->first_line, l->def_line);
+}
+
 Kernel Module::kernel(const std::string& name) const {
   std::vector<std::string> names = kernel_names();
   const frontend::FunctionDef* fn = nullptr;

@@ -254,6 +254,23 @@ std::optional<std::string> global_value_key(const Module& module, const std::str
   }
 }
 
+std::optional<FunctionLocation> function_location(const Module& module, const std::string& path,
+                                                  const GenOptions& options) {
+  try {
+    ir::Module scratch;
+    cg::GenState st(module, options, scratch);
+    std::optional<CValue> v = resolve_global(st, module, path);
+    if (!v || (v->kind != CValue::Kind::JitFn && v->kind != CValue::Kind::ConstexprFn) || !v->fn) return std::nullopt;
+    FunctionLocation l;
+    l.file = v->fn->def_loc.file ? std::string(v->fn->def_loc.filename()) : std::string();
+    l.def_line = v->fn->def_loc.line;
+    l.first_line = v->fn->decorators.empty() ? l.def_line : static_cast<int64_t>(v->fn->decorators.front()->loc.line);
+    return l;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 std::optional<std::string> default_value_key(const Module& module, const std::string& path, const std::string& param,
                                              const GenOptions& options) {
   try {

@@ -48,6 +48,17 @@ std::optional<std::string> global_value_key(const Module& module, const std::str
 /// to module-level dotted name `path` (evaluated where the `def` stands, in the function's
 /// own module), as a key in global_value_key's format; nullopt when there is no such
 /// function, parameter or default, or it is not such a value or cannot be evaluated.
+/// Where the jit (or constexpr) function bound to module-level dotted name `path` of
+/// `module` is defined, as the frontend resolves the name: its source's name (a file path
+/// for files), the line of its first decorator (its `def` when it has none) and the line of
+/// its `def`. nullopt when the name is not such a function or cannot be resolved.
+struct FunctionLocation {
+  std::string file;
+  int64_t first_line = 0, def_line = 0;
+};
+std::optional<FunctionLocation> function_location(const Module& module, const std::string& path,
+                                                  const GenOptions& options = {});
+
 std::optional<std::string> default_value_key(const Module& module, const std::string& path, const std::string& param,
                                              const GenOptions& options = {});
 

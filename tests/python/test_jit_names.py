@@ -8,6 +8,9 @@ small integers held in fp32, exact in binary32), or one correctly rounded operat
 outputs are compared bit for bit; outputs are NaN-poisoned before each launch.
 """
 
+import inspect
+import os
+
 import numpy as np
 import pytest
 
@@ -778,3 +781,165 @@ def uses_k(o):
     with pytest.raises(tritium.CompilationError, match=r"calls 'times_k', whose parameter 'K' defaults to 11 in "
                                                        r"Python but to 3 in the source"):
         m.uses_k[(1,)](out)
+
+
+def test_a_helper_name_python_binds_elsewhere_is_refused(as_triton, write_module, tmp_path, monkeypatch):
+    """tritium resolves helper names from the source files; where Python's name holds
+    another function at the compile — rebound by a host function, a monkeypatched module
+    attribute, an ImportError fallback, another sys.path order — it is refused naming both
+    definitions (each of these ran the file's function, silently, before)."""
+    write_module("rb_helpers", """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def f(x):
+    return x * 2
+
+
+@triton.jit
+def g(x):
+    return x * 3
+""")
+    m = write_module("rb_global", """
+import triton
+import triton.language as tl
+from rb_helpers import f, g
+
+
+@triton.jit
+def k(o):
+    tl.store(o, f(1.0))
+
+
+def setup():
+    global f
+    f = g
+
+
+setup()
+""")
+    out = np.full(1, np.nan, np.float32)
+    with pytest.raises(tritium.CompilationError, match=r"calls 'f', which tritium resolves from the source to the jit "
+                                                       r"function at .*rb_helpers.py:7, but which Python binds at this "
+                                                       r"launch to 'g' at .*rb_helpers.py:11"):
+        m.k[(1,)](out)
+
+    import rb_helpers
+    monkeypatch.setattr(rb_helpers, "f", rb_helpers.g)
+    m2 = write_module("rb_attr", """
+import triton
+import triton.language as tl
+import rb_helpers as h
+
+
+@triton.jit
+def k(o):
+    tl.store(o, h.f(1.0))
+""")
+    with pytest.raises(tritium.CompilationError, match=r"calls 'h.f'.* binds at this launch to 'g'"):
+        m2.k[(1,)](out)
+    monkeypatch.undo()
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    (tmp_path / "rb_fast.py").write_text(
+        "import triton\nimport triton.language as tl\nimport rb_missing_accelerator\n\n\n"
+        "@triton.jit\ndef f(x):\n    return x * 5\n")
+    m3 = write_module("rb_fallback", """
+import triton
+import triton.language as tl
+try:
+    from rb_fast import f
+except ImportError:
+    from rb_helpers import g as f
+
+
+@triton.jit
+def k(o):
+    tl.store(o, f(1.0))
+""")
+    with pytest.raises(tritium.CompilationError, match=r"calls 'f', which tritium resolves from the source to the jit "
+                                                       r"function at .*rb_fast.py:7, but which Python binds .* 'g'"):
+        m3.k[(1,)](out)
+
+    # sys.path order: Python finds rb_util in a directory put before the kernel's own.
+    other = tmp_path / "first"
+    other.mkdir()
+    (other / "rb_util.py").write_text("import triton\n\n\n@triton.jit\ndef u(x):\n    return x + 7\n")
+    (tmp_path / "rb_util.py").write_text("import triton\n\n\n@triton.jit\ndef u(x):\n    return x + 1\n")
+    monkeypatch.syspath_prepend(str(other))
+    m4 = write_module("rb_path", """
+import triton
+import triton.language as tl
+from rb_util import u
+
+
+@triton.jit
+def k(o):
+    tl.store(o, u(1.0))
+""")
+    assert os.path.dirname(inspect.getsourcefile(m4.u.fn)) == str(other)  # Python's choice
+    with pytest.raises(tritium.CompilationError, match=r"calls 'u'.* binds at this launch to 'u' at .*first"):
+        m4.k[(1,)](out)
+
+
+def test_a_helper_modules_attribute_reads_must_agree_with_python(as_triton, write_module):
+    """A helper of another module reading `cfg.SCALE` takes it from the files: a value the
+    host code changed before the compile is refused (before: the file's value, silently)."""
+    write_module("ar_cfg", "import triton.language as tl\nSCALE = tl.constexpr(2.0)\n")
+    write_module("ar_helpers", """
+import triton
+import ar_cfg
+
+
+@triton.jit
+def scaled(x):
+    return x * ar_cfg.SCALE
+""")
+    import triton.language as tl
+    import ar_cfg
+    ar_cfg.SCALE = tl.constexpr(5.0)
+    m = write_module("ar_user", """
+import triton
+import triton.language as tl
+from ar_helpers import scaled
+
+
+@triton.jit
+def k(o):
+    tl.store(o, scaled(1.0))
+""")
+    with pytest.raises(tritium.CompilationError, match=r"reads 'ar_helpers.ar_cfg.SCALE', which is 5.0 in Python now "
+                                                       r"but 2.0 in the source"):
+        m.k[(1,)](np.full(1, np.nan, np.float32))
+
+
+def test_an_edited_reloaded_helper_module_is_compiled_anew(as_triton, write_module, tmp_path):
+    """Editing a helper module and reloading it (notebook autoreload) runs the new code:
+    the helper files are part of the compiled module's identity (before: the first
+    compile's helper ran, silently)."""
+    import importlib
+    import time
+    write_module("ed_helpers", "import triton\n\n\n@triton.jit\ndef f(x):\n    return x * 2\n")
+    m = write_module("ed_kern", """
+import triton
+import triton.language as tl
+from ed_helpers import f
+
+
+@triton.jit
+def k(o):
+    tl.store(o, f(1.0))
+""")
+    out = np.full(1, np.nan, np.float32)
+    m.k[(1,)](out)
+    assert out[0] == 2.0
+    time.sleep(0.01)
+    (tmp_path / "ed_helpers.py").write_text("import triton\n\n\n@triton.jit\ndef f(x):\n    return x * 300\n")
+    import ed_helpers
+    importlib.reload(ed_helpers)
+    m = importlib.reload(m)
+    out[0] = np.nan
+    m.k[(1,)](out)
+    assert out[0] == 300.0
