@@ -226,9 +226,7 @@ class Heuristics(KernelInterface):
     def run(self, *args, grid, warmup=False, **kwargs):
         base = _base_jit(self.fn)
         named = dict(zip(base.arg_names, args))
-        for v, heur in self.values.items():
-            if v in kwargs:
-                raise ValueError(f"meta-parameter '{v}' is computed by @heuristics; do not pass it")
+        for v, heur in self.values.items():  # as upstream: a value passed as well is overridden
             kwargs[v] = heur({**named, **kwargs})
         return self.fn.run(*args, grid=grid, warmup=warmup, **kwargs)
 

@@ -384,13 +384,8 @@ Kernel::RunResult Kernel::run_with(const frontend::KernelDecls& decls, const Dev
     if (!it->is_constexpr)
       throw Error(ErrorKind::Argument,
                   fmt::format("kernel '{}': '{}' is a runtime parameter; pass it in args, not in meta", name, k));
-    for (const frontend::DecoratorLayer& l : decls.layers)
-      if (l.heuristics)
-        for (const auto& hv : l.heuristics->values)
-          if (hv.first == k)
-            throw Error(ErrorKind::Usage, fmt::format("kernel '{}': meta-parameter '{}' is computed by "
-                                                      "@triton.heuristics; do not pass it",
-                                                      name, k));
+    // A meta-parameter @triton.heuristics computes may be passed too: as upstream, the
+    // heuristic sees it and its own value replaces it.
   }
   detail::validate_options(options);
   // A placeholder result until the plan exists (CompiledKernel has no empty state).

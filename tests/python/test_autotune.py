@@ -124,6 +124,16 @@ def test_heuristics(mod, rng, n):
     assert (f"EVEN={'True' if n % block == 0 else 'False'}") in k.signature
 
 
+def test_a_value_heuristics_compute_may_be_passed_and_is_overridden(mod, rng):
+    # Upstream's Heuristics.run assigns kwargs[v] = heur(...): a passed BLOCK is replaced.
+    n = 50
+    x = rng.standard_normal(n).astype(np.float32)
+    out = poisoned(n, np.float32)
+    k = mod.copy_kernel[(1,)](x, out, n, BLOCK=8)
+    np.testing.assert_array_equal(out, x)  # BLOCK=8 would have copied 8 elements only
+    assert "BLOCK=64" in k.signature
+
+
 def test_warmup_of_autotuned_kernels_compiles_without_launching(mod):
     # Autotuner.warmup is a method (its do_bench option is not named `warmup`), and
     # heuristics over autotune: warmup compiles every config, benchmarks and launches none.
