@@ -548,6 +548,13 @@ class Kernel {
   const std::string& name() const { return name_; }
   /// The declared parameters, in order.
   const std::vector<Parameter>& parameters() const { return params_; }
+  /// Replaces the annotation types of the named non-constexpr parameters (Parameter::
+  /// annotation_type; "" for none): the Python package passes the types upstream's JIT
+  /// derives from the annotation objects Python holds (an alias `IDX = tl.int64`, a
+  /// string under `from __future__ import annotations`), which the source text alone
+  /// cannot give. Throws Error(Argument) for an unknown or constexpr parameter or a type
+  /// tritium does not know.
+  void set_annotation_types(const std::map<std::string, std::string>& types);
 
   /// Specializes and compiles for `device`. `signature` is an AOT signature (see the top of
   /// this file); `constexprs` gives constexpr parameters by name (instead of a positional

@@ -243,7 +243,8 @@ NB_MODULE(_C, m) {
       .def_ro("name", &Parameter::name)
       .def_ro("is_constexpr", &Parameter::is_constexpr)
       .def_ro("has_default", &Parameter::has_default)
-      .def_ro("default_text", &Parameter::default_text);
+      .def_ro("default_text", &Parameter::default_text)
+      .def_ro("annotation_type", &Parameter::annotation_type);
 
   nb::class_<CompiledKernel>(m, "CompiledKernel")
       .def_prop_ro("name", &CompiledKernel::name)
@@ -266,7 +267,9 @@ NB_MODULE(_C, m) {
 
   nb::class_<Kernel>(m, "Kernel")
       .def_prop_ro("name", &Kernel::name)
-      .def_prop_ro("parameters", &Kernel::parameters);
+      .def_prop_ro("parameters", &Kernel::parameters)
+      .def("set_annotation_types", &Kernel::set_annotation_types, "types"_a,
+           "Sets the annotation types of runtime parameters (tritium::Kernel::set_annotation_types).");
 
   nb::class_<Module>(m, "Module")
       .def_static("from_file", &Module::from_file, "path"_a, "Parses the Python file `path` (its jit functions).")

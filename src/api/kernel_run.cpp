@@ -347,6 +347,20 @@ struct Runner {
 
 }  // namespace
 
+void Kernel::set_annotation_types(const std::map<std::string, std::string>& types) {
+  for (const auto& [name, type] : types) {
+    auto it = std::find_if(params_.begin(), params_.end(), [&](const Parameter& p) { return p.name == name; });
+    if (it == params_.end() || it->is_constexpr)
+      throw Error(ErrorKind::Argument, fmt::format("kernel '{}': no runtime parameter named '{}'", name_, name));
+    const std::string t = !type.empty() && type[0] == '*' ? type.substr(1) : type;
+    if (!type.empty() && !ir::parse_scalar_type(t))
+      throw Error(ErrorKind::Argument, fmt::format("kernel '{}': parameter '{}' is annotated with type '{}', which "
+                                                   "tritium does not support",
+                                                   name_, name, type));
+    it->annotation_type = type;
+  }
+}
+
 std::vector<Arg> Kernel::typed_arguments(const std::vector<Arg>& args) const {
   std::vector<Arg> out = args;
   size_t r = 0;

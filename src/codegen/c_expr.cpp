@@ -111,6 +111,14 @@ const char* libm_name(MathFn f) {
   }
 }
 
+// OpenCL C 1.2 has no device addresses: a buffer is a cl_mem, and the addresses tritium
+// hands out for it (runtime/opencl/opencl_device.h) exist only on the host. An integer
+// made into a pointer (a pointer array loaded from memory, tl.pointer_type casts) cannot
+// be turned back into memory there.
+const char* const kNoIntToPtr =
+    "an integer turned into a pointer: OpenCL C 1.2 buffers have no device addresses, so a pointer can only "
+    "come from a kernel argument (pass the tensors as arguments, or run on cpu / cuda)";
+
 }  // namespace
 
 // ---- types ---------------------------------------------------------------------------------
@@ -231,6 +239,7 @@ std::string CExpr::literal(const Op& op) const {
   if (!iv && !dv) refuse(op, "constant value must be an int or a float");
   if (t.is_ptr) {
     if (!iv) refuse(op, "pointer constant needs an integer value");
+    if (opencl() && *iv != 0) refuse(op, kNoIntToPtr);
     return fmt::format("({})(uintptr_t){}", type(t), u64_literal(static_cast<uint64_t>(*iv)));
   }
   if (ir::is_int(t.scalar)) {
@@ -380,6 +389,7 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
       const ir::Type& src = op.operands[0]->type;
       if (out.is_ptr) {  // the address; integers extended by their signedness
         if (!src.is_ptr && !src.is_int()) refuse(op, "cast from " + src.str() + " to a pointer");
+        if (!src.is_ptr && opencl()) refuse(op, kNoIntToPtr);
         return src.is_ptr ? fmt::format("({})({})", type(out.element()), a[0])
                           : fmt::format("({})(uintptr_t)({})({})", type(out.element()),
                                         ir::is_signed_int(src.scalar) ? "int64_t" : "uint64_t", a[0]);
@@ -397,6 +407,7 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
         if (src.is_ptr && out.is_ptr) return fmt::format("({})({})", type(out.element()), a[0]);
         const ir::Type& other = src.is_ptr ? out : src;
         if (!other.is_int() || ir::bitwidth(other.scalar) != 64) refuse(op, "bitcast between a pointer and " + other.str());
+        if (out.is_ptr && opencl()) refuse(op, kNoIntToPtr);
         return src.is_ptr ? fmt::format("({})(uintptr_t)({})", ctype(out.element()), a[0])
                           : fmt::format("({})(uintptr_t)(uint64_t)({})", type(out.element()), a[0]);
       }
@@ -409,6 +420,7 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
     case OpKind::PtrToInt:
       return fmt::format("({})(uintptr_t)({})", ctype(out.element()), a[0]);
     case OpKind::IntToPtr:  // the value extended by its signedness
+      if (opencl()) refuse(op, kNoIntToPtr);
       return fmt::format("({})(uintptr_t)({})({})", type(out.element()),
                          ir::is_signed_int(S) ? "int64_t" : "uint64_t", a[0]);
     case OpKind::Math:

@@ -70,3 +70,51 @@ def test_an_annotation_the_argument_cannot_take_is_refused(as_triton, write_modu
         m.typed[(1,)](np.zeros(7), 1.5, 0.1, 0.1, 1, 3, True, 0.5)
     with pytest.raises(tritium.TritiumError, match=r"out of range of i32"):
         m.typed[(1,)](np.zeros(7), 1, 0.1, 0.1, 2**31, 3, True, 0.5)
+
+
+def test_annotations_are_read_from_the_objects_python_holds(as_triton, write_module):
+    """The annotation objects decide, as upstream reads them: an alias of a dtype
+    (`IDX = tl.int64`) forces i64; under `from __future__ import annotations` the
+    annotation is the string "language.int64", which upstream does not recognise (only a
+    "tl." prefix is stripped), so the argument keeps its own type; "*kfp16" is a const fp16
+    pointer."""
+    m = write_module("annot_alias_mod", """
+import triton
+import triton.language as tl
+
+IDX = tl.int64
+
+
+@triton.jit
+def scaled(out, n: IDX):
+    tl.store(out, n * 100000)
+
+
+@triton.jit
+def kview(x_ptr: "*kfp16", out):
+    tl.store(out, tl.load(x_ptr).to(tl.float32))
+""")
+    out = np.zeros(1, np.int64)
+    c = m.scaled[(1,)](out, 100000)
+    assert c.signature.split(", ")[1].startswith("i64") and out[0] == 100000 * 100000
+    h = np.array([1.5], np.float16)
+    o = np.full(1, np.nan, np.float32)
+    m.kview[(1,)](h.view(np.uint16), o)
+    assert o[0] == 1.5
+
+    f = write_module("annot_future_mod", """
+from __future__ import annotations
+
+import triton
+import triton.language as language
+
+
+@triton.jit
+def scaled(out, n: language.int64):
+    tl_n = n
+    language.store(out, tl_n * 100000)
+""")
+    out32 = np.zeros(1, np.int32)
+    c = f.scaled[(1,)](out32, 100000)
+    assert c.signature.split(", ")[1].startswith("i32")  # upstream: no type from "language.int64"
+    assert out32[0] == (100000 * 100000 + 2**31) % 2**32 - 2**31  # i32 arithmetic wraps

@@ -12,6 +12,7 @@
 namespace tritium::codegen::cpu {
 
 using ir::Op;
+using ir::OpKind;
 using ir::ScalarType;
 using ir::Value;
 
@@ -104,7 +105,7 @@ void Emitter::emit_store(const Op& op) {
 }
 
 void Emitter::emit_atomic_rmw(const Op& op) {
-  if (opencl()) refuse(op, "atomics are not lowered by the OpenCL C renderer yet");
+  if (opencl()) return emit_atomic_cl(op);
   const Value* ptr = op.operands[0];
   const Value* val = op.operands[1];
   const Value* mask = op.operands.size() >= 3 ? op.operands[2] : nullptr;
@@ -158,7 +159,7 @@ void Emitter::emit_atomic_rmw(const Op& op) {
 }
 
 void Emitter::emit_atomic_cas(const Op& op) {
-  if (opencl()) refuse(op, "atomics are not lowered by the OpenCL C renderer yet");
+  if (opencl()) return emit_atomic_cl(op);
   const Value* ptr = op.operands[0];
   const Value* cmp = op.operands[1];
   const Value* val = op.operands[2];
@@ -181,6 +182,78 @@ void Emitter::emit_atomic_cas(const Op& op) {
   }
   std::string n = declare_array(r->type, "v");
   loop_nest(r->type.shape, [&](const Idx& i) { line(fmt::format("{}[{}] = {};", n, i.lin, call(i))); });
+  bind(r, n, Storage::Array);
+}
+
+void Emitter::emit_atomic_cl(const Op& op) {
+  // OpenCL C: every atomic is a compare-and-swap loop on the element's bits (tr_cas_uN of
+  // the OpenCL prelude), the update written inline; same results as the C++ helpers.
+  const bool cas = op.kind == OpKind::AtomicCAS;
+  const Value* ptr = op.operands[0];
+  const Value* val = op.operands[cas ? 2 : 1];
+  const Value* cmp = cas ? op.operands[1] : nullptr;
+  const Value* mask = !cas && op.operands.size() >= 3 ? op.operands[2] : nullptr;
+  const Value* r = op.results[0];
+  const ScalarType S = ptr->type.scalar;
+  if (S == ScalarType::I1 || ir::is_fp8(S)) refuse(op, std::string("atomics on ") + std::string(ir::name(S)));
+  const std::string rmw = cas ? "cas" : op.attr_str("rmw");
+  const std::string T = CExpr::ctype(ir::Type::of(S));
+  const int bits = ir::bitwidth(S);
+  const std::string B = fmt::format("uint{}_t", bits);
+  const bool fl = ir::is_float(S);
+  auto value_of = [&](const std::string& b) { return fl || ir::is_signed_int(S) ? tcall("tr_bits", T, b) : b; };
+  auto bits_of = [&](const std::string& v) { return fl || ir::is_signed_int(S) ? tcall("tr_bits", B, v) : v; };
+  // The new value from the old one (`o`, of type T) and the operand `v`.
+  auto update = [&](const std::string& o, const std::string& v) -> std::string {
+    if (rmw == "xchg") return v;
+    if (fl) {
+      const std::string ct = compute_type(S);
+      const std::string a = to_compute(S, o), b = to_compute(S, "(" + v + ")");
+      if (rmw == "fadd" || rmw == "add") return from_compute(S, fmt::format("({} + {})", a, b));
+      if (rmw == "max") return from_compute(S, tcall("tr_fmax", ct, a + ", " + b));
+      if (rmw == "min") return from_compute(S, tcall("tr_fmin", ct, a + ", " + b));
+      refuse(op, "atomic '" + rmw + "' on floats");
+    }
+    if (rmw == "add") return tcall("tr_add", T, o + ", " + v);
+    if (rmw == "and") return fmt::format("({})({} & {})", T, o, v);
+    if (rmw == "or") return fmt::format("({})({} | {})", T, o, v);
+    if (rmw == "xor") return fmt::format("({})({} ^ {})", T, o, v);
+    if (rmw == "max") return tcall("tr_imax", T, o + ", " + v);
+    if (rmw == "min") return tcall("tr_imin", T, o + ", " + v);
+    refuse(op, "atomic '" + rmw + "' on integers");
+  };
+  auto body = [&](const Idx& i, const std::string& dst) {
+    const std::string p = elem(ptr, i), v = elem(val, i);
+    const std::string c = cas ? elem(cmp, i) : "";
+    if (mask) open(fmt::format("if ({})", elem(mask, i)));
+    else open("");
+    line(fmt::format("__global {0}* const ap_ = (__global {0}*)({1});", B, p));
+    line("mem_fence(CLK_GLOBAL_MEM_FENCE);");
+    if (cas) {
+      line(fmt::format("{} = {};", dst, value_of(fmt::format("tr_cas_u{}(ap_, {}, {})", bits, bits_of(c), bits_of(v)))));
+    } else {
+      line(fmt::format("{} o_ = *(volatile __global {}*)ap_;", B, B));
+      open("for (;;)");
+      line(fmt::format("const {} n_ = {};", B, bits_of(update(value_of("o_"), v))));
+      line(fmt::format("const {} s_ = tr_cas_u{}(ap_, o_, n_);", B, bits));
+      line("if (s_ == o_) break;");
+      line("o_ = s_;");
+      close();
+      line(fmt::format("{} = {};", dst, value_of("o_")));
+    }
+    line("mem_fence(CLK_GLOBAL_MEM_FENCE);");
+    close();
+    if (mask) line(fmt::format("else {} = {};", dst, zero_of(r->type.element())));
+  };
+  if (r->type.is_scalar()) {
+    std::string n = fmt::format("s{}", r->id);
+    line(fmt::format("{} {};", ctype(r->type), n));
+    body({}, n);
+    bind(r, n, Storage::Scalar);
+    return;
+  }
+  std::string n = declare_array(r->type, "v");
+  loop_nest(r->type.shape, [&](const Idx& i) { body(i, fmt::format("{}[{}]", n, i.lin)); });
   bind(r, n, Storage::Array);
 }
 

@@ -186,6 +186,8 @@ class Emitter {
   void emit_store(const ir::Op& op);
   void emit_atomic_rmw(const ir::Op& op);
   void emit_atomic_cas(const ir::Op& op);
+  /// OpenCL C: both atomics as compare-and-swap loops on the element's bits.
+  void emit_atomic_cl(const ir::Op& op);
 
   // ---- reductions (cpu_emit_reduce.cpp) -------------------------------------------------
   void emit_reduce(const ir::Op& op);

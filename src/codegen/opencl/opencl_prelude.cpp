@@ -138,6 +138,33 @@ TR_INLINE void tr_fill_bytes(void* d, int v, ulong n) {
 #define memcpy(d, s, n) tr_copy_bytes((d), (s), (n))
 #define memset(d, v, n) tr_fill_bytes((d), (v), (n))
 
+// ---- atomics: compare-and-swap on bit patterns --------------------------------------------
+// tr_cas_uN(p, expected, desired) stores `desired` if *p holds `expected` and returns the
+// bits *p held. 32 bits: atomic_cmpxchg; 64: atom_cmpxchg (cl_khr_int64_base_atomics); 8 and
+// 16 bits: a compare-and-swap of the aligned 32-bit word holding them (little-endian
+// lanes), retried while only the other bytes of the word change. Every read-modify-write
+// op is a loop over these (the renderer writes the update inline), with a global memory
+// fence on either side: OpenCL C 1.2 atomics are relaxed.
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+TR_INLINE uint32_t tr_cas_u32(__global uint32_t* p, uint32_t c, uint32_t v) { return atomic_cmpxchg(p, c, v); }
+TR_INLINE uint64_t tr_cas_u64(__global uint64_t* p, uint64_t c, uint64_t v) { return atom_cmpxchg(p, c, v); }
+#define TR_CAS_NARROW(B, BITS, MASK)                                                             \
+  TR_INLINE B tr_cas_u##BITS(__global B* p, B c, B v) {                                         \
+    __global uint32_t* w = (__global uint32_t*)((uintptr_t)p & ~(uintptr_t)3);                  \
+    const uint32_t sh = (uint32_t)((uintptr_t)p & 3) * 8u;                                      \
+    uint32_t old = *(volatile __global uint32_t*)w;                                             \
+    for (;;) {                                                                                  \
+      const B cur = (B)((old >> sh) & MASK);                                                    \
+      if (cur != c) return cur;                                                                 \
+      const uint32_t nw = (old & ~((uint32_t)MASK << sh)) | ((uint32_t)v << sh);                \
+      const uint32_t seen = atomic_cmpxchg(w, old, nw);                                         \
+      if (seen == old) return c;                                                                \
+      old = seen;                                                                               \
+    }                                                                                           \
+  }
+TR_CAS_NARROW(uint8_t, 8, 0xffu)
+TR_CAS_NARROW(uint16_t, 16, 0xffffu)
+
 // ---- run-time failures (device_assert, a non-positive loop step) -------------------------
 // The status word starts at ~0; a program's first failure at site k stores
 // (linear program id << 20 | k) if smaller, so the lowest program's first failure is left.
