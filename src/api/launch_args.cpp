@@ -93,8 +93,17 @@ tritium_arg convert_float(const std::string& kernel, const ArgInfo& p, size_t in
       slot.f32 = static_cast<float>(v);
       break;
     }
-    case ir::ScalarType::F16:
     case ir::ScalarType::BF16: {
+      // As upstream's launcher packs a bf16 scalar (third_party/nvidia/backend/driver.py,
+      // pack_bf16): rounded to fp32, then the low 16 bits dropped (toward zero).
+      if (std::isfinite(v) && std::fabs(v) >= std::ldexp(2.0 - std::ldexp(1.0, -24), 127)) overflow();  // fp32 Inf
+      const float f = static_cast<float>(v);
+      uint32_t u;
+      std::memcpy(&u, &f, 4);
+      slot.u64 = u >> 16;
+      break;
+    }
+    case ir::ScalarType::F16: {
       bool half = t == ir::ScalarType::F16;
       uint32_t bits = round_to_small_float(v, half ? 5 : 8, half ? 10 : 7);
       uint32_t exp_mask = half ? 0x7C00u : 0x7F80u, mant_mask = half ? 0x3FFu : 0x7Fu;

@@ -183,6 +183,17 @@ TEST(ApiLaunchArgs, FloatsAreRoundedIntoTheParameterDtype) {
   EXPECT_EQ(convert_arg("k", scalar("a", "fp32"), 0, Arg(near_max), nullptr).f32, FLT_MAX);
 }
 
+// bf16 scalars are packed as upstream's launcher does (driver.py pack_bf16): rounded to
+// fp32, then truncated to the high 16 bits. 1.005859375 = 1 + 3 * 2^-9 lies 3/4 of the way
+// from bf16 1.0 to 1.0078125: round-to-nearest would give 0x3f81, truncation gives 0x3f80.
+TEST(ApiLaunchArgs, Bf16ScalarsAreTruncatedFromFp32AsUpstream) {
+  EXPECT_EQ(convert_arg("k", scalar("a", "bf16"), 0, Arg(1.005859375), nullptr).u64, 0x3f80u);
+  EXPECT_EQ(convert_arg("k", scalar("a", "bf16"), 0, Arg(-2.0), nullptr).u64, 0xc000u);
+  // A double that rounds up to the next fp32 first: 1 + 2^-7 - 2^-30 -> fp32 1 + 2^-7 -> 0x3f81.
+  EXPECT_EQ(convert_arg("k", scalar("a", "bf16"), 0, Arg(1.0 + std::ldexp(1.0, -7) - std::ldexp(1.0, -30)), nullptr).u64,
+            0x3f81u);
+}
+
 TEST(ApiLaunchArgs, FiniteFloatsThatOverflowAreRefused) {
   expect_refused(scalar("a", "fp16"), Arg(70000.0), "overflows fp16");
   expect_refused(scalar("a", "fp16"), Arg(65520), "overflows fp16");
