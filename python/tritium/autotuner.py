@@ -121,18 +121,28 @@ class Autotuner(KernelInterface):
         _check_no_conflict(config, kwargs)
         current = dict(kwargs, **config.all_kwargs())
 
-        def launch():
-            for name in self.reset_to_zero:
-                _zero(named[name])
-            if config.pre_hook:
-                config.pre_hook(dict(named, **current))
-            if self.user_pre_hook:
-                self.user_pre_hook(dict(named, **current))
-            self.fn.run(*args, grid=grid, **current)
-            if self.user_post_hook:
-                self.user_post_hook(dict(named, **current), None)
+        # As upstream: a user pre_hook replaces the reset_to_zero zeroing and a user
+        # post_hook the restore_value restoring; the post_hook sees the launch's exception.
+        full = dict(named, **current)
 
-        saved = {n: _snapshot(named[n]) for n in self.restore_value}
+        def launch():
+            if config.pre_hook:
+                config.pre_hook(full)
+            if self.user_pre_hook:
+                self.user_pre_hook(full)
+            else:
+                for name in self.reset_to_zero:
+                    _zero(named[name])
+            try:
+                self.fn.run(*args, grid=grid, **current)
+            except Exception as e:
+                if self.user_post_hook:
+                    self.user_post_hook(full, exception=e)
+                raise
+            if self.user_post_hook:
+                self.user_post_hook(full, exception=None)
+
+        saved = {} if self.user_post_hook else {n: _snapshot(named[n]) for n in self.restore_value}
         try:
             if self.custom_do_bench:
                 t = self.custom_do_bench(launch, quantiles=(0.5, 0.2, 0.8))
@@ -181,8 +191,11 @@ class Autotuner(KernelInterface):
                     best = pruned[0]
                 self.cache[key] = best
                 self.configs_timings = timings
-                for name in self.reset_to_zero:
-                    _zero(named[name])
+                if self.user_pre_hook:  # upstream: the hook, told it is only to reset
+                    self.user_pre_hook(dict(named, **kwargs, **best.all_kwargs()), reset_only=True)
+                else:
+                    for name in self.reset_to_zero:
+                        _zero(named[name])
                 if os.environ.get("TRITON_PRINT_AUTOTUNING") == "1" or os.environ.get("TRITIUM_PRINT_AUTOTUNING") == "1":
                     print(f"Triton autotuning for function {_base_jit(self.fn).fn.__name__}, finished after "
                           f"{time.perf_counter() - t0:.2f}s; best config selected: {best};")

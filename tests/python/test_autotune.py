@@ -169,3 +169,36 @@ def test_assert_close():
         tritium.testing.assert_close(np.array([1.0, 2.0]), np.array([1.0, 2.5]))
     with pytest.raises(AssertionError):
         tritium.testing.assert_close(np.array([np.nan]), np.array([1.0]))
+
+
+def test_a_user_pre_hook_resets_after_tuning(as_triton, write_module):
+    """Upstream calls a user pre_hook before every benchmarked launch and once more with
+    reset_only=True after tuning (it replaces reset_to_zero): an accumulating kernel then
+    leaves one launch's sum, not the benchmark runs' too."""
+    m = write_module("prehook_mod", """
+import triton
+import triton.language as tl
+
+calls = []
+
+
+def zero(nargs, reset_only=False):
+    calls.append(reset_only)
+    nargs["out"].fill(0)
+
+
+@triton.autotune(configs=[triton.Config({"B": 8}), triton.Config({"B": 16})], key=["n"], pre_hook=zero)
+@triton.jit
+def acc(x, out, n, B: tl.constexpr):
+    i = tl.program_id(0) * B + tl.arange(0, B)
+    tl.atomic_add(out, tl.sum(tl.load(x + i, mask=i < n, other=0.0), axis=0))
+""")
+    x = np.arange(1, 17, dtype=np.float32)
+    out = np.full(1, np.nan, np.float32)
+    m.acc[lambda meta: (triton_cdiv(16, meta["B"]),)](x, out, 16)
+    assert out[0] == float(x.sum())  # 136: one launch after the reset
+    assert m.calls[-1] is True and False in m.calls  # benchmark calls, then the reset
+
+
+def triton_cdiv(a, b):
+    return (a + b - 1) // b
