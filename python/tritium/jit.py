@@ -414,6 +414,32 @@ def _reach(fn, used: dict, attrs: dict) -> "tuple[list, list]":
     return refs, values
 
 
+def _source_stat(fn):
+    """(file, mtime_ns, size) of the file `fn` was defined in, now; None when unknown."""
+    try:
+        path = inspect.getsourcefile(fn) or fn.__code__.co_filename
+        st = os.stat(path)
+        return (path, st.st_mtime_ns, st.st_size)
+    except (OSError, TypeError):
+        return None
+
+
+def _refuse_files_edited_since_import(fn, kernel, refs: list, path: str):
+    """tritium compiles from the source files; Python runs what it read when the module was
+    imported (upstream's JIT keeps the source it read then). A kernel's or helper's file
+    edited on disk since then is refused rather than compiled with code Python never ran."""
+    for base in [kernel] + [r[2] for r in refs]:
+        then = getattr(base, "_src_stat", None)
+        if then is None:
+            continue
+        now = _source_stat(base.fn)
+        if now is not None and now != then:
+            raise CompilationError(
+                f"{path}:{fn.__code__.co_firstlineno}: kernel '{fn.__name__}': {then[0]} (which defines "
+                f"'{base.fn.__qualname__}') was edited on disk after Python imported it; tritium compiles from the "
+                "file and would run code Python never ran: reload the module (importlib.reload) or restart")
+
+
 def _refuse_helpers_python_does_not_hold(fn, m, refs: list, path: str):
     """Each jit helper name the kernel's source resolves (in its own file or in a helper's
     file) must name the function Python holds under that name at this compile: host code
@@ -509,7 +535,7 @@ def _frozen(values: dict) -> tuple:
     return tuple(sorted((k, type(v).__name__, repr(v)) for k, v in values.items()))
 
 
-def _module_for(fn) -> "tuple[_C.Module, dict, str]":
+def _module_for(fn, kernel=None) -> "tuple[_C.Module, dict, str]":
     """The compiled-source module of `fn`, the globals to watch ({name: object}: the
     constexprs and jit helpers `fn` uses), and the kernel's name in the module. The host
     values given to the module are the constexpr globals `fn` and its helpers use, by
@@ -567,6 +593,7 @@ def _module_for(fn) -> "tuple[_C.Module, dict, str]":
         m.set_host_globals(host)
         with _modules_lock:
             _modules[key] = m
+    _refuse_files_edited_since_import(fn, kernel, refs, path)
     _refuse_helpers_python_does_not_hold(fn, m, refs, path)
     _refuse_values_the_source_disagrees_on(fn, m, used, attrs, values, host, path)
     _refuse_defaults_the_source_disagrees_on(fn, m, refs, path)
@@ -828,6 +855,7 @@ class JITFunction(KernelInterface):
         self.do_not_specialize = names_of(do_not_specialize)
         self.do_not_specialize_on_alignment = names_of(do_not_specialize_on_alignment)
         self._binder = _make_binder(fn.__name__, self.signature)
+        self._src_stat = _source_stat(fn)  # the file as Python read it (checked at the first compile)
         self._kernel = None
         self._watch = []
         self._attr_watch = []
@@ -840,7 +868,7 @@ class JITFunction(KernelInterface):
     def _load(self):
         if self._kernel is None:
             _sync_search_path()
-            m, watch, attrs, name = _module_for(self.fn)
+            m, watch, attrs, name = _module_for(self.fn, self)
             if name not in m.kernel_names():
                 raise CompilationError(f"{inspect.getsourcefile(self.fn)}:{self.fn.__code__.co_firstlineno}: "
                                        f"tritium.jit: '{self.fn.__name__}' is not decorated there as a jit function that tritium "

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/module_loader.h"
 #include "frontend/ast.h"
 #include "frontend/decorators.h"
 #include "frontend/signature.h"
@@ -37,6 +38,11 @@ struct ModuleState {
   /// Module::set_host_globals's values (frozen once `compiled` is set).
   std::map<std::string, frontend::ConstexprValue> host_globals;
   mutable bool compiled = false;  ///< a kernel of this module was lowered (guarded by `mu`)
+  /// The files this module's kernels import, as first parsed: every entry point that
+  /// resolves names holds a frontend::PinScope on it, so a helper file edited on disk after
+  /// the first compile does not change later specializations (Python keeps the module it
+  /// imported; a new Module reads the files anew).
+  mutable frontend::PinnedImports pins;
 };
 
 /// Everything a CompiledKernel handle shares.

@@ -11,6 +11,7 @@ namespace tritium {
 
 CompiledKernel Kernel::compile(const Device& device, const std::string& signature, const CompileOptions& options,
                                const std::map<std::string, ConstexprValue>& constexprs) const {
+  frontend::PinScope pin_(&(*module_).pins);
   const std::shared_ptr<runtime::Device>& dev = device.impl();
   // The key needs the canonical specialization, which needs the signature checked first.
   detail::validate_options(options);
@@ -55,6 +56,7 @@ CompiledKernel Kernel::compile(const Device& device, const std::string& signatur
 
 std::string Kernel::ir(const std::string& signature, const CompileOptions& options,
                        const std::map<std::string, ConstexprValue>& constexprs) const {
+  frontend::PinScope pin_(&(*module_).pins);
   return detail::lower(*module_, name_, params_, signature, options, constexprs).ir_text;
 }
 

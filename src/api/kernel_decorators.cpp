@@ -8,6 +8,7 @@ namespace tritium {
 namespace detail {
 
 std::shared_ptr<const frontend::KernelDecls> kernel_decls(ModuleState& module, const std::string& kernel) {
+  frontend::PinScope pin_(&module.pins);
   {
     std::lock_guard<std::mutex> lock(module.mu);
     if (auto it = module.decls.find(kernel); it != module.decls.end()) return it->second;

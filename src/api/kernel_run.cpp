@@ -377,6 +377,7 @@ std::vector<Arg> Kernel::typed_arguments(const std::vector<Arg>& args) const {
 Kernel::RunResult Kernel::run_with(const frontend::KernelDecls& decls, const Device& device, const GridFn& grid,
                                    const std::vector<Arg>& args, const Meta& meta, const CompileOptions& options,
                                    bool launch) const {
+  frontend::PinScope pin_(&(*module_).pins);
   const Kernel& kernel = *this;
   detail::ModuleState& module = *module_;
   const std::string& name = kernel.name();

@@ -132,18 +132,21 @@ void Module::set_host_globals(const std::map<std::string, ConstexprValue>& value
 }
 
 std::optional<std::string> Module::global_value_key(const std::string& path) const {
+  frontend::PinScope pin_(&(*state_).pins);
   frontend::GenOptions o;
   o.host_globals = &state_->host_globals;
   return frontend::global_value_key(state_->ast, path, o);
 }
 
 std::optional<std::string> Module::default_value_key(const std::string& path, const std::string& param) const {
+  frontend::PinScope pin_(&(*state_).pins);
   frontend::GenOptions o;
   o.host_globals = &state_->host_globals;
   return frontend::default_value_key(state_->ast, path, param, o);
 }
 
 std::optional<std::tuple<std::string, int64_t, int64_t>> Module::function_location(const std::string& path) const {
+  frontend::PinScope pin_(&(*state_).pins);
   frontend::GenOptions o;
   o.host_globals = &state_->host_globals;
   auto l = frontend::function_location(state_->ast, path, o);

@@ -36,10 +36,28 @@ std::vector<std::shared_ptr<Module>>& keep_alive() {  // replaced entries stay v
   return v;
 }
 
+thread_local PinnedImports* t_pins = nullptr;
+
+const Module* parse_cached_unpinned(const fs::path& p, const std::string& key);
+
 const Module* parse_cached(const fs::path& p) {
   std::error_code ec;
   const fs::path canon = fs::weakly_canonical(p, ec);
   const std::string key = (ec ? p : canon).string();
+  if (PinnedImports* pins = t_pins) {
+    {
+      std::lock_guard<std::mutex> lock(pins->mu);
+      if (auto it = pins->files.find(key); it != pins->files.end()) return it->second;
+    }
+    const Module* m = parse_cached_unpinned(p, key);
+    std::lock_guard<std::mutex> lock(pins->mu);
+    return pins->files.emplace(key, m).first->second;  // a racing first parse: one wins
+  }
+  return parse_cached_unpinned(p, key);
+}
+
+const Module* parse_cached_unpinned(const fs::path& p, const std::string& key) {
+  std::error_code ec;
   const uintmax_t size = fs::file_size(p, ec);
   const fs::file_time_type mtime = fs::last_write_time(p, ec);
   {
@@ -160,5 +178,8 @@ LoadedModule load_module(const Module& importer, const std::string& dotted, int 
   out.why_not = fmt::format("not found under {}", searched.empty() ? "no directory" : searched);
   return out;
 }
+
+PinScope::PinScope(PinnedImports* pins) : prev_(t_pins) { t_pins = pins; }
+PinScope::~PinScope() { t_pins = prev_; }
 
 }  // namespace tritium::frontend

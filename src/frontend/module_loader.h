@@ -12,6 +12,8 @@
 // A module is parsed at most once per process for a given (path, size, modification time);
 // parsed modules are never freed (IR locations point into their sources).
 #pragma once
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "frontend/ast.h"
@@ -43,5 +45,27 @@ bool is_host_module(const std::string& dotted);
 /// by `importer`. Never throws for a missing module (see why_not); a file that does not
 /// tokenize is reported as CompileError by the parser, as for the kernel's own file.
 LoadedModule load_module(const Module& importer, const std::string& dotted, int level);
+
+/// The imported files one kernel module has seen: the parse of each file as it was when
+/// first imported. While a PinScope naming it is alive on this thread, imports resolve to
+/// these parses even after the file changes on disk (as Python keeps the module it
+/// imported), so every specialization of the module compiles the same helpers.
+struct PinnedImports {
+  std::mutex mu;
+  std::map<std::string, const Module*> files;  ///< canonical path → parse
+};
+
+/// Makes `pins` the current thread's PinnedImports for its lifetime (the previous one is
+/// restored after; nullptr: none).
+class PinScope {
+ public:
+  explicit PinScope(PinnedImports* pins);
+  ~PinScope();
+  PinScope(const PinScope&) = delete;
+  PinScope& operator=(const PinScope&) = delete;
+
+ private:
+  PinnedImports* prev_;
+};
 
 }  // namespace tritium::frontend

@@ -943,3 +943,48 @@ def k(o):
     out[0] = np.nan
     m.k[(1,)](out)
     assert out[0] == 300.0
+
+
+def test_files_edited_on_disk_after_import(as_triton, write_module, tmp_path):
+    """Python runs the code it imported; tritium compiles from files. A kernel file edited
+    on disk before the first launch is refused; a helper file edited after the first
+    compile leaves later specializations with the helper Python imported (the compiled
+    module keeps the parses it first read). Both ran the edited code, silently, before."""
+    import time
+    m = write_module("edit_kern", """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(o):
+    tl.store(o, 1.0)
+""")
+    time.sleep(0.01)
+    p = tmp_path / "edit_kern.py"
+    p.write_text(p.read_text().replace("tl.store(o, 1.0)", "tl.store(o, 2.0)"))
+    with pytest.raises(tritium.CompilationError, match=r"edit_kern.py \(which defines 'k'\) was edited on disk after "
+                                                       r"Python imported it"):
+        m.k[(1,)](np.full(1, np.nan, np.float32))
+
+    write_module("edit_helper", "import triton\n\n\n@triton.jit\ndef f(x):\n    return x + 100\n")
+    u = write_module("edit_user", """
+import triton
+import triton.language as tl
+from edit_helper import f
+
+
+@triton.jit
+def k(o, n):
+    tl.store(o, f(n))
+""")
+    out = np.zeros(1, np.int32)
+    u.k[(1,)](out, 1)
+    assert out[0] == 101
+    time.sleep(0.01)
+    h = tmp_path / "edit_helper.py"
+    h.write_text(h.read_text().replace("x + 100", "x + 200"))
+    u.k[(1,)](out, 7)  # a new specialization (7 is not 1): Python's f still adds 100
+    assert out[0] == 107
+    u.k[(1,)](out, 32)  # another one (divisible by 16)
+    assert out[0] == 132
