@@ -395,8 +395,11 @@ def _reach(fn, used: dict, attrs: dict) -> "tuple[list, list]":
         if base is None or base.fn is fn:
             continue
         refs.append((file, path, base))
-        if id(base) in seen or base.fn.__globals__ is g:  # fn's module: its reads are in used / attrs
-            seen.add(id(base))
+        # A helper of fn's module reached from fn's module: its reads are in used / attrs.
+        # Reached through another module (a circular import), they are not: collected here.
+        if id(base) in seen or (base.fn.__globals__ is g and file is None):
+            if file is None:
+                seen.add(id(base))
             continue
         seen.add(id(base))
         here = inspect.getsourcefile(base.fn) or base.fn.__code__.co_filename
@@ -438,6 +441,22 @@ def _refuse_files_edited_since_import(fn, kernel, refs: list, path: str):
                 f"{path}:{fn.__code__.co_firstlineno}: kernel '{fn.__name__}': {then[0]} (which defines "
                 f"'{base.fn.__qualname__}') was edited on disk after Python imported it; tritium compiles from the "
                 "file and would run code Python never ran: reload the module (importlib.reload) or restart")
+
+
+def _refuse_non_jit_names_the_source_calls_helpers(fn, m, used: dict, path: str):
+    """A name the kernel (or a helper of its module) reads that Python binds to something
+    other than a jit function — `from triton.language import *` after a jit helper of the
+    same name, say — while the frontend resolves it to a jit function from the source:
+    refused, as tritium would call the helper where Python calls the other object."""
+    for name, v in used.items():
+        if _base_jit(v) is not None or not callable(v):
+            continue
+        loc = m.function_location(name)
+        if loc is not None:
+            raise CompilationError(
+                f"{path}:{fn.__code__.co_firstlineno}: kernel '{fn.__name__}' calls '{name}', which tritium resolves "
+                f"from the source to the jit function at {loc[0]}:{loc[2]}, but which Python binds to {v!r}, not a "
+                "jit function (a later import or assignment rebinds it): rename the helper")
 
 
 def _refuse_helpers_python_does_not_hold(fn, m, refs: list, path: str):
@@ -595,6 +614,7 @@ def _module_for(fn, kernel=None) -> "tuple[_C.Module, dict, str]":
             _modules[key] = m
     _refuse_files_edited_since_import(fn, kernel, refs, path)
     _refuse_helpers_python_does_not_hold(fn, m, refs, path)
+    _refuse_non_jit_names_the_source_calls_helpers(fn, m, used, path)
     _refuse_values_the_source_disagrees_on(fn, m, used, attrs, values, host, path)
     _refuse_defaults_the_source_disagrees_on(fn, m, refs, path)
     for owner, attr, _file, _where, v, label in values:  # watched like attribute reads

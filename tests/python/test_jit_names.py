@@ -988,3 +988,53 @@ def k(o, n):
     assert out[0] == 107
     u.k[(1,)](out, 32)  # another one (divisible by 16)
     assert out[0] == 132
+
+
+def test_names_the_source_and_python_bind_differently(as_triton, write_module, tmp_path):
+    """A star import after a jit helper of the same name rebinds it in Python: refused. A
+    helper of the kernel's module reached through another module (a circular import) has
+    its globals checked like any other: a value host code changed is refused. Both ran
+    the file's reading, silently, before."""
+    m = write_module("star_after", """
+import triton
+
+
+@triton.jit
+def maximum(a, b):
+    return a + b
+
+
+from triton.language import *  # noqa: E402,F403 - rebinds maximum (and store)
+
+
+@triton.jit
+def k(out):
+    store(out, maximum(3, 4))  # noqa: F405
+""")
+    with pytest.raises(tritium.CompilationError, match=r"calls 'maximum', which tritium resolves from the source to "
+                                                       r"the jit function at .*star_after.py:6, but which Python binds"):
+        m.k[(1,)](np.zeros(1, np.int32))
+
+    (tmp_path / "circ_other.py").write_text(  # imported by circ_kmod (written, not imported, here)
+        "import triton\nimport circ_kmod\n\n\n@triton.jit\ndef h(x):\n    return circ_kmod.g2(x) + 1\n")
+    km = write_module("circ_kmod", """
+import triton
+import triton.language as tl
+X = tl.constexpr(1)
+import circ_other  # noqa: E402
+
+
+@triton.jit
+def g2(x):
+    return x * X
+
+
+@triton.jit
+def k(out):
+    tl.store(out, circ_other.h(10))
+""")
+    import triton.language as tl
+    km.X = tl.constexpr(5)
+    with pytest.raises(tritium.CompilationError, match=r"reads 'circ_kmod.X', which is 5 in Python now but 1 in the "
+                                                       r"source"):
+        km.k[(1,)](np.zeros(1, np.int32))
