@@ -7,6 +7,10 @@
 #include "frontend/builtins_impl.h"
 #include "frontend/stdlib/stdlib.h"
 
+#ifndef TRITIUM_VERSION
+#define TRITIUM_VERSION "unknown"
+#endif
+
 namespace tritium::frontend {
 
 namespace {
@@ -70,6 +74,9 @@ std::optional<CValue> namespace_attr(const std::string& ns, const std::string& a
   if (ns == "triton") {
     if (attr == "language") return CValue::ns("triton.language");
     if (attr == "cdiv" || attr == "next_power_of_2" || attr == "jit") return CValue::builtin("triton." + attr);
+    // The version the Python package reports when it stands in for triton (compat.py), so
+    // module-level `if triton.__version__ >= "3.6":` blocks read as they run in Python.
+    if (attr == "__version__") return CValue::of_str(std::string("3.6.0+tritium.") + TRITIUM_VERSION);
     return std::nullopt;
   }
   if (ns == "triton.language") {

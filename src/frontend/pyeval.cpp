@@ -14,6 +14,10 @@
 
 extern char** environ;  // POSIX: the process environment
 
+#ifndef TRITIUM_VERSION
+#define TRITIUM_VERSION "unknown"
+#endif
+
 namespace tritium::frontend {
 namespace {
 
@@ -482,6 +486,8 @@ PyValue PyEvaluator::attribute(const PyValue& v, const std::string& attr, SrcLoc
     if (v.s == "triton")
       for (const char* n : kTriton)
         if (attr == n) return PyValue::named(K::Builtin, "triton." + attr);
+    if (v.s == "triton" && attr == "__version__")  // what the Python package reports (compat.py)
+      return PyValue::of_str(std::string("3.6.0+tritium.") + TRITIUM_VERSION);
     PyValue m;
     m.kind = K::Module;
     m.s = v.s + "." + attr;

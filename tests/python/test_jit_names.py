@@ -1038,3 +1038,30 @@ def k(out):
     with pytest.raises(tritium.CompilationError, match=r"reads 'circ_kmod.X', which is 5 in Python now but 1 in the "
                                                        r"source"):
         km.k[(1,)](np.zeros(1, np.int32))
+
+
+def test_version_gated_helpers(as_triton, write_module):
+    """`if triton.__version__ >= "3.6":` at module level reads the version the package
+    reports as triton (3.6.0+tritium.<version>), in Python and in the source alike."""
+    import triton
+    m = write_module("version_gate", """
+import triton
+import triton.language as tl
+
+if triton.__version__ >= "3.6":
+    @triton.jit
+    def f(x):
+        return x + 1
+else:
+    @triton.jit
+    def f(x):
+        return x + 2
+
+
+@triton.jit
+def k(out):
+    tl.store(out, f(10))
+""")
+    out = np.zeros(1, np.int32)
+    m.k[(1,)](out)
+    assert triton.__version__ >= "3.6" and out[0] == 11
