@@ -601,7 +601,7 @@ std::string Emitter::render() {
   analyze_block(fn_.body);
   may_stream_ = !opencl();
   ir::walk(const_cast<ir::Block&>(fn_.body), [&](ir::Op& op) {
-    if (op.kind == OpKind::AtomicRMW || op.kind == OpKind::AtomicCAS) may_stream_ = false;
+    if (op.kind == OpKind::AtomicRMW || op.kind == OpKind::AtomicCAS) may_stream_ = false, has_atomics_ = true;
   });
 
   out_.clear();

@@ -22,7 +22,10 @@ void Emitter::emit_load(const Op& op) {
   const Value* other = op.operands.size() >= 3 ? op.operands[2] : nullptr;
   const Value* r = op.results[0];
   if (!ptr->type.is_ptr) refuse(op, "operand is not a pointer");
-  const bool vol = op.attr_int("volatile", 0) != 0;
+  // OpenCL C: in a kernel with atomics (a lock, a counter other programs advance) every
+  // load is volatile, so a value another work-group published is read from memory, not a
+  // cache that is not coherent across compute units (NVIDIA's L1).
+  const bool vol = op.attr_int("volatile", 0) != 0 || (opencl() && has_atomics_);
   auto value = [&](const Idx& i) {
     std::string p = elem(ptr, i);
     std::string v = cx_.load(ptr->type, p, vol);

@@ -279,6 +279,7 @@ class Emitter {
   std::unordered_map<const ir::Value*, CarriedPtr> carried_ptrs_;
   std::unordered_map<const ir::Value*, std::string> twins_;  // fp16 load -> its decoded twin
   std::vector<Failure> failures_;
+  bool has_atomics_ = false;  // the kernel has atomics (OpenCL C: its loads are then volatile)
   bool may_stream_ = false;  // the kernel may use streaming stores (it has no atomics)
   bool streams_ = false;     // some store was rendered with a streaming path
   int pf_sites_ = 0;         // top-level rank-1 loads that predict the next program's row

@@ -169,7 +169,14 @@ std::unique_ptr<LoadedKernel> OpenCLDevice::compile(const ir::Module& m, const C
       default: slots.push_back(a->type.scalar == ir::ScalarType::F64 ? SlotKind::F64 : SlotKind::I64); break;
     }
   }
-  auto k = load_source(p.text, "tritium_kernel", std::move(slots), 1, "-cl-fp32-correctly-rounded-divide-sqrt");
+  std::string options = "-cl-fp32-correctly-rounded-divide-sqrt";
+  // NVIDIA's OpenCL compiler (driver 580) miscompiles at least one corpus kernel with its
+  // optimizer on (Liger RoPE: wrong outputs, right with -cl-opt-disable and on PoCL;
+  // docs/portability/2026-12-02-opencl-nvidia-h200.md): there it builds unoptimized.
+  if (info_.vendor.find("NVIDIA") != std::string::npos) options += " -cl-opt-disable";
+  if (const char* extra = std::getenv("TRITIUM_OPENCL_BUILD_OPTIONS"); extra && *extra)  // debugging a driver
+    options += std::string(" ") + extra;
+  auto k = load_source(p.text, "tritium_kernel", std::move(slots), 1, options);
   k->set_failures(std::move(p.failures));
   return k;
 }
