@@ -604,6 +604,9 @@ class Kernel {
   /// type (Arg::retyped), as upstream reinterprets them; other arguments unchanged. run()
   /// and run_jit() apply it; a launcher reusing a compiled specialization applies it too.
   std::vector<Arg> typed_arguments(const std::vector<Arg>& args) const;
+  /// True when some runtime parameter's annotation names a pointer type (typed_arguments
+  /// then changes something).
+  bool has_pointer_annotations() const;
 
   /// run() for a front that applies its own decorators (the Python package's tritium.jit,
   /// autotune and heuristics objects): the decorators written above the function in the

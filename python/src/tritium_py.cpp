@@ -161,7 +161,8 @@ LaunchResult launch(LaunchCache& cache, const Kernel& kernel, const std::string&
   const std::string backend = backend_for(backend_choice);
   const bool portable = portable_for(numerics);
   ConvertedArgs conv = convert_args(args, kernel, backend);
-  conv.args = kernel.typed_arguments(conv.args);  // `x: "*fp32"` views any tensor as fp32
+  if (kernel.has_pointer_annotations())
+    conv.args = kernel.typed_arguments(conv.args);  // `x: "*fp32"` views any tensor as fp32
   const Device& device = conv.device;
   Meta m;
   for (auto [k, v] : meta) {

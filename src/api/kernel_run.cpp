@@ -361,6 +361,12 @@ void Kernel::set_annotation_types(const std::map<std::string, std::string>& type
   }
 }
 
+bool Kernel::has_pointer_annotations() const {
+  for (const Parameter& p : params_)
+    if (!p.is_constexpr && !p.annotation_type.empty() && p.annotation_type[0] == '*') return true;
+  return false;
+}
+
 std::vector<Arg> Kernel::typed_arguments(const std::vector<Arg>& args) const {
   std::vector<Arg> out = args;
   size_t r = 0;
