@@ -59,11 +59,14 @@ class Config:
 
     __repr__ = __str__
 
+    # As upstream: the pre_hook is part of a config's identity (two configs differing only
+    # in their hooks are timed, and used, separately).
     def __eq__(self, other):
-        return isinstance(other, Config) and self.all_kwargs() == other.all_kwargs()
+        return isinstance(other, Config) and self.all_kwargs() == other.all_kwargs() and \
+            self.pre_hook == other.pre_hook
 
     def __hash__(self):
-        return hash(tuple(sorted(self.all_kwargs().items())))
+        return hash((tuple(sorted(self.all_kwargs().items())), self.pre_hook))
 
 
 def _check_no_conflict(config, kwargs):
@@ -125,6 +128,11 @@ class Autotuner(KernelInterface):
         # post_hook the restore_value restoring; the post_hook sees the launch's exception.
         full = dict(named, **current)
 
+        # restore_value: the buffers are copied before and put back after EVERY benchmarked
+        # launch (upstream's default hooks), so each launch starts from the caller's values.
+        restore = [] if (self.user_pre_hook or self.user_post_hook) else self.restore_value
+        saved = {}
+
         def launch():
             if config.pre_hook:
                 config.pre_hook(full)
@@ -133,16 +141,21 @@ class Autotuner(KernelInterface):
             else:
                 for name in self.reset_to_zero:
                     _zero(named[name])
+                for name in restore:
+                    saved[name] = _snapshot(named[name])
             try:
                 self.fn.run(*args, grid=grid, **current)
             except Exception as e:
                 if self.user_post_hook:
                     self.user_post_hook(full, exception=e)
                 raise
+            finally:
+                for name, v in saved.items():
+                    _restore(named[name], v)
+                saved.clear()
             if self.user_post_hook:
                 self.user_post_hook(full, exception=None)
 
-        saved = {} if self.user_post_hook else {n: _snapshot(named[n]) for n in self.restore_value}
         try:
             if self.custom_do_bench:
                 t = self.custom_do_bench(launch, quantiles=(0.5, 0.2, 0.8))
@@ -151,9 +164,6 @@ class Autotuner(KernelInterface):
             return t[0] if isinstance(t, (list, tuple)) else t
         except CompilationError:
             return float("inf")
-        finally:
-            for n, v in saved.items():
-                _restore(named[n], v)
 
     def prune_configs(self, kwargs, named):
         pruned = self.configs

@@ -202,3 +202,33 @@ def acc(x, out, n, B: tl.constexpr):
 
 def triton_cdiv(a, b):
     return (a + b - 1) // b
+
+
+def test_restore_value_restores_after_every_benchmarked_launch(as_triton, write_module):
+    """Upstream copies restore_value buffers before and back after EACH benchmarked launch:
+    a kernel appending at a counter then writes one entry in all, not one per benchmark
+    run (each run must start from the caller's counter)."""
+    m = write_module("restore_mod", """
+import triton
+import triton.language as tl
+
+
+@triton.autotune(configs=[triton.Config({"V": 1}), triton.Config({"V": 2})], key=[], restore_value=["count"])
+@triton.jit
+def append(queue, count, V: tl.constexpr):
+    pos = tl.atomic_add(count, 1)
+    tl.store(queue + pos, 7)
+""")
+    queue = np.zeros(100_000, np.int32)
+    count = np.array([5], np.int32)
+    m.append[(1,)](queue, count)
+    assert count[0] == 6
+    assert np.flatnonzero(queue).tolist() == [5]
+
+
+def test_configs_differing_only_in_their_pre_hook_are_distinct():
+    h1 = lambda nargs: None  # noqa: E731
+    h2 = lambda nargs: None  # noqa: E731
+    a, b = tritium.Config({"B": 8}, pre_hook=h1), tritium.Config({"B": 8}, pre_hook=h2)
+    assert a != b and len({a, b}) == 2
+    assert a == tritium.Config({"B": 8}, pre_hook=h1)
