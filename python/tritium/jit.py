@@ -707,6 +707,15 @@ class CompiledKernel:
                 if i < len(args) and args[i] is not None and (type(args[i]) is not type(want) or args[i] != want):
                     raise ValueError(f"{fn.fn.__name__}: constexpr '{fn.arg_names[i]}' = {args[i]!r} differs from "
                                      f"the {meta.get(fn.arg_names[i])!r} this kernel was compiled with")
+            # Upstream runs its compiled binary whatever the run-time arguments are (a value
+            # specialized as 1 stays 1); tritium refuses arguments that specialize otherwise
+            # rather than run another specialization or the wrong one.
+            probe = fn.run(*args, grid=grid, warmup=True, _tritium_options=self._opts)
+            if probe.signature != self.signature:
+                raise ValueError(f"{fn.fn.__name__}: these arguments specialize the kernel as [{probe.signature}], "
+                                 f"but this CompiledKernel was compiled as [{self.signature}] (values specialized "
+                                 "as 1 or as multiples of 16 must keep that property); launch the jit function "
+                                 "instead")
             return fn.run(*args, grid=grid, _tritium_options=self._opts)
 
         return launch

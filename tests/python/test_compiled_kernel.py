@@ -95,6 +95,11 @@ def test_compiled_launch_refuses_other_constexprs(as_triton, write_module, rng):
         kernel[(4,)](y, x, 100, 100, 4, 100, 256, 2)
     with pytest.raises(ValueError, match="constexpr 'BLOCK_SIZE' = 128.0 differs from the 128"):
         kernel[(4,)](y, x, 100, 100, 4, 100, 128.0, 2)
+    # Run-time arguments that specialize otherwise (100 rows -> 1 row: i32 becomes i32:1):
+    # refused before anything launches (upstream would run its binary with the old values).
+    with pytest.raises(ValueError, match=r"these arguments specialize the kernel as .* but this CompiledKernel was "
+                                         r"compiled as"):
+        kernel[(4,)](y, x, 100, 100, 1, 100, 128, 2)
     assert np.isnan(y).all()
 
 
