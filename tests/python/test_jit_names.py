@@ -8,9 +8,6 @@ small integers held in fp32, exact in binary32), or one correctly rounded operat
 outputs are compared bit for bit; outputs are NaN-poisoned before each launch.
 """
 
-import inspect
-import os
-
 import numpy as np
 import pytest
 
