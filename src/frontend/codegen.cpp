@@ -254,13 +254,22 @@ std::optional<std::string> global_value_key(const Module& module, const std::str
   }
 }
 
+namespace {
+// The jit (or constexpr) function `path` names, or nullopt.
+std::optional<CValue> resolve_function(cg::GenState& st, const Module& module, const std::string& path) {
+  std::optional<CValue> v = resolve_global(st, module, path);
+  if (!v || (v->kind != CValue::Kind::JitFn && v->kind != CValue::Kind::ConstexprFn) || !v->fn) return std::nullopt;
+  return v;
+}
+}  // namespace
+
 std::optional<FunctionLocation> function_location(const Module& module, const std::string& path,
                                                   const GenOptions& options) {
   try {
     ir::Module scratch;
     cg::GenState st(module, options, scratch);
-    std::optional<CValue> v = resolve_global(st, module, path);
-    if (!v || (v->kind != CValue::Kind::JitFn && v->kind != CValue::Kind::ConstexprFn) || !v->fn) return std::nullopt;
+    std::optional<CValue> v = resolve_function(st, module, path);
+    if (!v) return std::nullopt;
     FunctionLocation l;
     l.file = v->fn->def_loc.file ? std::string(v->fn->def_loc.filename()) : std::string();
     l.def_line = v->fn->def_loc.line;
@@ -276,8 +285,8 @@ std::optional<std::string> default_value_key(const Module& module, const std::st
   try {
     ir::Module scratch;
     cg::GenState st(module, options, scratch);
-    std::optional<CValue> v = resolve_global(st, module, path);
-    if (!v || (v->kind != CValue::Kind::JitFn && v->kind != CValue::Kind::ConstexprFn) || !v->fn) return std::nullopt;
+    std::optional<CValue> v = resolve_function(st, module, path);
+    if (!v) return std::nullopt;
     for (const auto& p : v->fn->params)
       if (p.name == param && p.default_value) return value_key(st.env_of(v->fn_module).eval_default(st, p));
     return std::nullopt;

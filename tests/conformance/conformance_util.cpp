@@ -90,12 +90,16 @@ Result Case::run(const tritium::Grid& grid) {
   return a;
 }
 
+namespace {
+bool backend_available(const char* name) {
+  for (const auto& b : tritium::Device::list())
+    if (b.name == name) return b.available;
+  return false;
+}
+}  // namespace
+
 bool opencl_present() {
-  static const bool present = [] {
-    for (const auto& b : tritium::Device::list())
-      if (b.name == "opencl") return b.available;
-    return false;
-  }();
+  static const bool present = backend_available("opencl");
   return present;
 }
 
@@ -119,11 +123,7 @@ void Case::opencl_check(const tritium::Grid& grid, const Result& ref) {
 }
 
 bool gpu_present() {
-  static const bool present = [] {
-    for (const auto& b : tritium::Device::list())
-      if (b.name == "cuda") return b.available;
-    return false;
-  }();
+  static const bool present = backend_available("cuda");
   return present;
 }
 
