@@ -692,8 +692,10 @@ class CompiledKernel {
   /// launch() without waiting for completion where the backend allows it (cuda: the
   /// launch is enqueued on `stream` — a CUstream of the device's primary context, e.g.
   /// torch's `torch.cuda.current_stream().cuda_stream` — or, for null, the default stream,
-  /// in order with other work there; unless the kernel reports failures through a device
-  /// word, as a tl.device_assert in debug mode does, which waits). Checks arguments as
+  /// in order with other work there; a kernel that reports failures through a device word
+  /// — a tl.device_assert in debug mode, a for loop whose step is not provably positive —
+  /// is enqueued there too, then waits for that stream alone to read the word and throws
+  /// Error(Device) for a failure). Checks arguments as
   /// launch(); a fault inside the kernel surfaces as Error(Device) at the next
   /// Device::synchronize() or copy. Same as launch() on the cpu backends (`stream` ignored).
   void launch_async(const Grid& grid, const std::vector<Arg>& args, void* stream = nullptr) const;

@@ -49,6 +49,44 @@ def test_a_launch_is_ordered_on_torchs_current_stream(add, rng):
     np.testing.assert_array_equal(got.cpu().numpy(), want)
 
 
+STRIDED_COPY_SRC = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def strided_copy(x, out, n, step, BLOCK: tl.constexpr):
+    # A run-time loop step: the kernel carries the step check's failure word, which the
+    # launch reads back on the caller's stream.
+    for start in tl.range(tl.program_id(0) * BLOCK, n, step):
+        o = start + tl.arange(0, BLOCK)
+        tl.store(out + o, tl.load(x + o, mask=o < n) + 1.0, mask=o < n)
+"""
+
+
+def test_a_kernel_with_run_time_checks_is_ordered_on_torchs_stream_and_reports_failures(write_module, rng):
+    # Ordering as above, for a kernel whose launch reads back a failure word (a run-time loop
+    # step): the word is reset, written and read in the side stream's order. +1.0 on values
+    # of |x| < 8 is exact in fp32, so the output equals x + 1 bit for bit.
+    k = write_module("kernels_torch_streams_checked", STRIDED_COPY_SRC).strided_copy
+    n, block, programs = 1 << 20, 1024, 64
+    hx = rng.uniform(-4, 4, n).astype(np.float32)
+    src = torch.from_numpy(hx).cuda()
+    x = torch.full((n,), float("nan"), device="cuda")
+    out = torch.full((n,), float("nan"), device="cuda")
+    torch.cuda.synchronize()
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        torch.cuda._sleep(100_000_000)
+        x.copy_(src)
+        k[(programs,)](x, out, n, programs * block, BLOCK=block)
+        got = out.clone()
+        with pytest.raises(Exception, match="loop step must be positive at run time"):
+            k[(programs,)](x, out, n, 0, BLOCK=block)
+    s.synchronize()
+    np.testing.assert_array_equal(got.cpu().numpy(), hx + np.float32(1.0))
+
+
 def test_do_bench_times_with_events(add):
     n = 1 << 24
     x = torch.randn(n, device="cuda")

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "codegen/cpu/cpu_emitter.h"
+#include "passes/known_positive.h"
 
 namespace tritium::codegen::cpu {
 
@@ -81,11 +82,13 @@ void Emitter::emit_for(const Op& op) {
                    elem(op.operands[1], {}), st, elem(op.operands[2], {})));
   line(fmt::format("uint64_t {} = 0;", trips));
   open(fmt::format("if ({} < {})", lb, ub));
-  open(fmt::format("if ({} <= 0)", st));
-  line(fail_stmt({"error: for loop step must be positive at run time", std::string(op.loc.filename()),
-                  static_cast<int64_t>(op.loc.line)}));
-  line("return;");
-  close();
+  if (!passes::known_positive(op.operands[2])) {  // a positive constant or tl.num_programs needs no check
+    open(fmt::format("if ({} <= 0)", st));
+    line(fail_stmt({"error: for loop step must be positive at run time", std::string(op.loc.filename()),
+                    static_cast<int64_t>(op.loc.line)}));
+    line("return;");
+    close();
+  }
   if (opencl())  // no 128-bit integers: ceil(d / st) as d / st + (d % st != 0)
     line(fmt::format("{0} = ((uint64_t){1} - (uint64_t){2}) / (uint64_t){3} + (((uint64_t){1} - (uint64_t){2}) % "
                      "(uint64_t){3} != 0);",

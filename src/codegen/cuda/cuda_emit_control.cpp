@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "codegen/cuda/cuda_emitter.h"
+#include "passes/known_positive.h"
 
 namespace tritium::codegen::cuda {
 
@@ -26,16 +27,6 @@ bool writes_memory(const ir::Block& b) {
       if (writes_memory(r->block)) return true;
   }
   return false;
-}
-// A scalar constant's integer value, if `v` is one.
-bool const_int(const Value* v, int64_t* out) {
-  if (!v->def || v->def->kind != OpKind::Constant) return false;
-  auto it = v->def->attrs.find("value");
-  if (it == v->def->attrs.end()) return false;
-  const int64_t* iv = std::get_if<int64_t>(&it->second);
-  if (!iv) return false;
-  *out = *iv;
-  return true;
 }
 }  // namespace
 
@@ -98,8 +89,7 @@ void Emitter::emit_for(const Op& op) {
   const char* ctr = narrow ? "uint32_t" : "uint64_t";
   line(fmt::format("{} {} = 0;", ctr, trips));
   open(fmt::format("if ({} < {})", lb, ub));
-  int64_t cst = 0;
-  if (!(const_int(op.operands[2], &cst) && cst > 0)) {
+  if (!passes::known_positive(op.operands[2])) {  // e.g. a run-time step; not tl.num_programs(0)
     open(fmt::format("if ({} <= 0)", st));
     line(fail_statement("error: for loop step must be positive at run time", std::string(op.loc.filename()),
                         op.loc.line));

@@ -107,6 +107,7 @@ void load_driver(DriverState& s) {
       TR_CU_SYM(cuDeviceGetAttribute), TR_CU_SYM(cuDeviceTotalMem_v2), TR_CU_SYM(cuDevicePrimaryCtxRetain),
       TR_CU_SYM(cuDevicePrimaryCtxRelease_v2), TR_CU_SYM(cuCtxSetCurrent), TR_CU_SYM(cuCtxSynchronize),
       TR_CU_SYM(cuMemAlloc_v2), TR_CU_SYM(cuMemFree_v2), TR_CU_SYM(cuMemcpyHtoD_v2), TR_CU_SYM(cuMemcpyDtoH_v2),
+      TR_CU_SYM(cuMemsetD32Async), TR_CU_SYM(cuMemcpyDtoHAsync_v2), TR_CU_SYM(cuStreamSynchronize),
       TR_CU_SYM(cuModuleLoadDataEx), TR_CU_SYM(cuModuleUnload), TR_CU_SYM(cuModuleGetFunction),
       TR_CU_SYM(cuFuncGetAttribute), TR_CU_SYM(cuFuncSetAttribute), TR_CU_SYM(cuLaunchKernel);
 #undef TR_CU_SYM

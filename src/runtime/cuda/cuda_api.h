@@ -94,6 +94,9 @@ struct DriverApi {
   CUresult (*cuMemFree_v2)(CUdeviceptr ptr);
   CUresult (*cuMemcpyHtoD_v2)(CUdeviceptr dst, const void* src, size_t bytes);
   CUresult (*cuMemcpyDtoH_v2)(void* dst, CUdeviceptr src, size_t bytes);
+  CUresult (*cuMemsetD32Async)(CUdeviceptr dst, unsigned value, size_t count, CUstream stream);
+  CUresult (*cuMemcpyDtoHAsync_v2)(void* dst, CUdeviceptr src, size_t bytes, CUstream stream);
+  CUresult (*cuStreamSynchronize)(CUstream stream);
   CUresult (*cuModuleLoadDataEx)(CUmodule* module, const void* image, unsigned num_options, int* options,
                                  void** option_values);
   CUresult (*cuModuleUnload)(CUmodule module);

@@ -194,6 +194,30 @@ void CudaDevice::copy_out(void* dst, const DeviceBuffer& src, size_t bytes, size
   last_launch_.name.clear();
 }
 
+void CudaDevice::fill_u32_async(DeviceBuffer& dst, uint32_t value, size_t count, void* stream) {
+  if (count > dst.bytes / 4)
+    throw std::out_of_range(fmt::format("cuda device: fill of {} words is past the end of a buffer of {} bytes", count,
+                                        dst.bytes));
+  if (count == 0) return;
+  make_current();
+  const CUdeviceptr p = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(dst.ptr));
+  check(driver().cuMemsetD32Async(p, value, count, static_cast<CUstream>(stream)),
+        fmt::format("cuMemsetD32Async({} words)", count), pending_launch_note());
+}
+
+void CudaDevice::copy_out_after(void* dst, const DeviceBuffer& src, size_t bytes, void* stream) {
+  if (bytes > src.bytes)
+    throw std::out_of_range(fmt::format("cuda device: copy_out of {} bytes is past the end of a buffer of {} bytes",
+                                        bytes, src.bytes));
+  if (bytes == 0) return;
+  make_current();
+  const CUdeviceptr p = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(src.ptr));
+  const std::string note = pending_launch_note();
+  check(driver().cuMemcpyDtoHAsync_v2(dst, p, bytes, static_cast<CUstream>(stream)),
+        fmt::format("cuMemcpyDtoHAsync_v2({} bytes)", bytes), note);
+  check(driver().cuStreamSynchronize(static_cast<CUstream>(stream)), "cuStreamSynchronize", note);
+}
+
 std::unique_ptr<LoadedKernel> make_cuda_loaded_kernel(CudaDevice& dev, const ir::Module& m, const CodegenOptions& opts);
 
 std::unique_ptr<LoadedKernel> CudaDevice::compile(const ir::Module& m, const CodegenOptions& opts) {

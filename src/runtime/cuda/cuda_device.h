@@ -109,6 +109,13 @@ class CudaDevice final : public Device {
   void copy_in(DeviceBuffer& dst, const void* src, size_t bytes, size_t offset = 0) override;
   /// Copies `bytes` from `src` at byte `offset` to host `dst` (synchronous); errors as copy_in.
   void copy_out(void* dst, const DeviceBuffer& src, size_t bytes, size_t offset = 0) override;
+  /// Sets `count` 32-bit words of `dst` to `value`, enqueued on `stream` (null: the default
+  /// stream; cuMemsetD32Async), so it is ordered with the launches on that stream.
+  void fill_u32_async(DeviceBuffer& dst, uint32_t value, size_t count, void* stream);
+  /// Copies `bytes` of `src` to host `dst` after the work already enqueued on `stream`, then
+  /// waits for that stream alone (cuMemcpyDtoHAsync_v2 + cuStreamSynchronize); errors as
+  /// copy_in.
+  void copy_out_after(void* dst, const DeviceBuffer& src, size_t bytes, void* stream);
   /// Renders the kernel (codegen/cuda), compiles it to a cubin for this GPU with NVRTC and
   /// loads it (cuda_kernel.h). Throws frontend::CompileError for refused constructs.
   std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) override;

@@ -92,7 +92,11 @@ class CudaLoadedKernel final : public LoadedKernel {
       enqueue(grid, args, stream);
       return;
     }
-    launch(grid, args);  // the failure word is read back after the kernel, so it waits
+    // The failure word is reset, written and read back in `stream`'s order (so the kernel
+    // stays ordered with the caller's work on that stream), and the host waits for that
+    // stream alone: a kernel with run-time checks reports its failure from this call.
+    if (!enqueue(grid, args, stream)) return;
+    check_failure(grid, stream);
   }
   const std::string& source() const override { return c_.src.source; }
   std::string assembly(const std::string& kind) const override {
@@ -117,7 +121,7 @@ class CudaLoadedKernel final : public LoadedKernel {
     for (int32_t g : grid)
       if (g < 0) throw std::invalid_argument(fmt::format("cuda: negative grid dimension {} for {}", g, kernel_));
     if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0) return false;
-    if (!c_.src.fail_sites.empty()) dev_.copy_in(fail_, &kNoFailure, 8);
+    if (!c_.src.fail_sites.empty()) dev_.fill_u32_async(fail_, 0xFFFFFFFFu, 2, stream);  // kNoFailure
     std::vector<tritium_arg> slots = args;
     tritium_arg f;
     f.ptr = fail_.ptr;
@@ -143,11 +147,12 @@ class CudaLoadedKernel final : public LoadedKernel {
                 {static_cast<uint32_t>(c_.src.threads), 1, 1}, static_cast<uint32_t>(c_.src.shared_bytes), slots, stream);
     return true;
   }
-  /// After a completed launch: throws the failure the kernel reported, if any.
-  void check_failure(const std::array<int32_t, 3>& grid) {
+  /// After a launch on `stream`: waits for that stream and throws the failure the kernel
+  /// reported, if any.
+  void check_failure(const std::array<int32_t, 3>& grid, void* stream = nullptr) {
     if (c_.src.fail_sites.empty()) return;
     uint64_t key = kNoFailure;
-    dev_.copy_out(&key, fail_, 8);
+    dev_.copy_out_after(&key, fail_, 8, stream);
     if (key != kNoFailure) throw std::runtime_error(failure_message(c_.src, kernel_, key, grid));
   }
 
