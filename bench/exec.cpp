@@ -3,6 +3,7 @@
 #include "exec.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 
@@ -57,7 +58,8 @@ std::vector<Arg> make_args(const Problem& pb, const std::vector<Buffer>& bufs) {
 }
 
 // Downloads the outputs, compares them and checks guards and inputs. Fills r.check etc.
-void check_results(const Problem& pb, const std::vector<Buffer>& bufs, CaseResult& r) {
+void check_results(const Problem& pb, const std::vector<Buffer>& bufs, CaseResult& r,
+                   const std::function<void(const HostArray&)>& on_output) {
   for (size_t i = 0; i < pb.arrays.size(); ++i) {
     const HostArray& a = pb.arrays[i];
     std::string guard = check_guards(bufs[i], a);
@@ -71,6 +73,7 @@ void check_results(const Problem& pb, const std::vector<Buffer>& bufs, CaseResul
   for (const Expected& e : pb.expected) {
     HostArray got = pb.arrays.at(e.buffer);
     if (got.byte_size()) bufs[e.buffer].copy_to_host(got.bytes.data(), got.byte_size(), kGuardBytes);
+    if (on_output) on_output(got);
     const CheckResult c = check_output(got.to_double(), e.ref, e.mag, e.tol);
     r.outputs.push_back(OutputCheck{got.name, e.tol, c});
     if (first || c.worst_ratio > r.check.worst_ratio) {
@@ -84,6 +87,15 @@ void check_results(const Problem& pb, const std::vector<Buffer>& bufs, CaseResul
 }
 
 }  // namespace
+
+std::string default_kernels_dir() {
+  if (const char* env = std::getenv("TRITIUM_KERNELS_DIR"); env && *env) return env;
+#ifdef TRITIUM_SOURCE_DIR
+  return std::string(TRITIUM_SOURCE_DIR) + "/kernels";
+#else
+  return "kernels";
+#endif
+}
 
 CaseResult run_case(const Case& c, ExecContext& ctx) {
   CaseResult r;
@@ -104,7 +116,7 @@ CaseResult run_case(const Case& c, ExecContext& ctx) {
     auto it = ctx.modules.find(c.file);
     if (it == ctx.modules.end())
       it = ctx.modules.emplace(c.file, Module::from_file(ctx.kernels_dir + "/" + c.file)).first;
-    const CompiledKernel k = it->second.kernel(c.function).compile(*ctx.device, c.signature);
+    const CompiledKernel k = it->second.kernel(c.function).compile(*ctx.device, c.signature, ctx.options);
     r.compile_s = seconds_since(t0);
 
     stage("check");
@@ -116,9 +128,9 @@ CaseResult run_case(const Case& c, ExecContext& ctx) {
     k.launch(grid, args);
     ctx.device->synchronize();
     const double first_launch_s = seconds_since(t0);
-    check_results(pb, bufs, r);
+    check_results(pb, bufs, r, ctx.on_output);
     r.passed = r.check.passed() && r.problems.empty();
-    if (!r.passed) return r;
+    if (!r.passed || !ctx.time) return r;
 
     stage("time");
     TimingPlan plan = ctx.plan;

@@ -30,7 +30,15 @@ struct ExecContext {
   /// Called with the stage being entered ("setup", "compile", "check", "time").
   std::function<void(const std::string& stage)> progress;
   std::map<std::string, Module> modules;  ///< parsed kernel files, by file name (filled lazily)
+  CompileOptions options;         ///< how the case's kernel is compiled (portable numerics, ...)
+  bool time = true;               ///< time repeated launches after the checked one
+  /// Called, when set, with each output array as the checked launch left it (the bytes the
+  /// kernel wrote, `tritium hash`'s input).
+  std::function<void(const HostArray& output)> on_output;
 };
+
+/// The suite's kernel directory: $TRITIUM_KERNELS_DIR, else the source tree's kernels/.
+std::string default_kernels_dir();
 
 /// Runs `c` and returns its result. Never throws for a failing case: compile errors, launch
 /// errors and wrong results are recorded in the result (passed = false).

@@ -23,15 +23,6 @@ int usage_error(const std::string& msg) {
   return 2;
 }
 
-std::string default_kernels_dir() {
-  if (const char* env = std::getenv("TRITIUM_KERNELS_DIR"); env && *env) return env;
-#ifdef TRITIUM_SOURCE_DIR
-  return std::string(TRITIUM_SOURCE_DIR) + "/kernels";
-#else
-  return "kernels";
-#endif
-}
-
 void print_list(const std::vector<Case>& cases) {
   for (const Case& c : cases)
     fmt::print("{:<42} {:<5} grid ({}, {}, {})  {} `{}`  \"{}\"\n", c.id, c.quick ? "quick" : "", c.grid[0],

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/bench.h"
+#include "bench/hash.h"
 
 namespace tritium::cli {
 
@@ -45,6 +46,19 @@ struct BenchArgs {
 void declare_bench(CLI::App& cmd, BenchArgs& a);
 /// Runs `tritium bench` (through the benchmark library when it is linked in).
 int run_bench_command(const BenchArgs& a);
+
+/// Options of `tritium hash` (the benchmark library's HashOptions, from the flags).
+struct HashArgs {
+  bench::HashOptions options;
+  std::string backends;  // --backends a,b,c
+  std::string numerics = "portable";
+  bool help = false;
+};
+
+/// Declares the options of `hash` on `cmd`, bound to `a`.
+void declare_hash(CLI::App& cmd, HashArgs& a);
+/// Runs `tritium hash`.
+int run_hash_command(HashArgs& a);
 
 /// Options of `tritium doctor`.
 struct DoctorArgs {

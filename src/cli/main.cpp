@@ -1,4 +1,4 @@
-// `tritium`: the command-line front end (compile, bench, doctor, help). Option parsing is
+// `tritium`: the command-line front end (compile, bench, doctor, hash, help). Option parsing is
 // CLI11 with its generated help replaced by the man-page style pages of usage.cpp.
 #include <cstdio>
 #include <string>
@@ -41,6 +41,10 @@ int main(int argc, char** argv) {
   CLI::App* doctor = app.add_subcommand("doctor", "list backends");
   declare_doctor(*doctor, doctor_args);
 
+  HashArgs hash_args;
+  CLI::App* hash = app.add_subcommand("hash", "compare the suite's outputs across backends");
+  declare_hash(*hash, hash_args);
+
   std::string help_topic;
   bool help_help = false;
   CLI::App* help_cmd = app.add_subcommand("help", "show a usage page");
@@ -48,7 +52,7 @@ int main(int argc, char** argv) {
   help_cmd->add_flag("-h,--help", help_help);
   help_cmd->add_option("command", help_topic);
 
-  for (CLI::App* sub : {compile, bench, doctor}) sub->set_help_flag();
+  for (CLI::App* sub : {compile, bench, doctor, hash}) sub->set_help_flag();
 
   try {
     app.parse(argc, argv);
@@ -68,6 +72,7 @@ int main(int argc, char** argv) {
     if (*compile) return compile_args.help ? print_usage("compile") : run_compile(compile_args);
     if (*bench) return bench_args.help ? print_usage("bench") : run_bench_command(bench_args);
     if (*doctor) return doctor_args.help ? print_usage("doctor") : run_doctor(doctor_args);
+    if (*hash) return hash_args.help ? print_usage("hash") : run_hash_command(hash_args);
   } catch (const std::exception& e) {
     fmt::print(stderr, "tritium: error: {}\n", e.what());
     return 1;

@@ -26,6 +26,7 @@ COMMANDS
     compile   compile one kernel specialization ahead of time (IR or generated source)
     bench     run the built-in kernel suite, check it and time it
     doctor    list the backends and whether this machine can use them
+    hash      run the built-in suite on every backend and compare the outputs' SHA-256
     help      show the page of a command
 
 OPTIONS
@@ -164,6 +165,45 @@ EXIT STATUS
     the filter).
 )";
 
+const char* const kHash = R"(NAME
+    tritium hash - run the built-in suite on every backend and compare the outputs
+
+SYNOPSIS
+    tritium hash [--backends LIST] [--filter TEXT] [--full] [--numerics MODE]
+                 [--json PATH] [--no-progress] [--kernels-dir DIR]
+
+DESCRIPTION
+    Runs each case of the built-in suite once on each backend, with the same
+    deterministic inputs everywhere (a splitmix64 stream per case, seeded from the
+    case id, rounded to the dtype by tritium itself: no platform RNG), checks every
+    output against its float64 reference as tritium bench does, and prints one row per
+    output: the first 12 hex digits of its SHA-256 on each backend and whether all
+    backends agree. In native numerics a disagreement shows the largest distance in
+    units in the last place from the first backend's output.
+
+OPTIONS
+    --backends LIST    comma-separated backends, in order (default: every available
+                       backend; see tritium doctor)
+    --filter TEXT      only cases whose id (kernel/dtype/shape) contains TEXT
+    --full             every size of the suite (default: the small --quick set)
+    --numerics MODE    portable (default): the outputs must agree bit for bit;
+                       native: differences are measured, not required to be zero
+    --json PATH        also write every hash and ulp distance as JSON to PATH
+    --no-progress      no failure lines on standard error
+    --kernels-dir DIR  where the suite's kernel files are (as tritium bench)
+    -h, --help         show this page
+
+EXAMPLES
+    tritium hash
+    tritium hash --backends cpu,opencl,interp --filter softmax
+    tritium hash --numerics native --json native.json
+
+EXIT STATUS
+    0 when every run passed its check and (portable numerics) every output agrees;
+    1 otherwise; 2 for a usage error (unknown or unavailable backend, no case
+    matches, a build without OpenSSL).
+)";
+
 const char* const kDoctor = R"(NAME
     tritium doctor - list the backends and whether this machine can use them
 
@@ -196,7 +236,7 @@ SYNOPSIS
     tritium help [COMMAND]
 
 DESCRIPTION
-    Prints the page of COMMAND (compile, bench, doctor, help), or of tritium itself
+    Prints the page of COMMAND (compile, bench, doctor, hash, help), or of tritium itself
     without one. "tritium COMMAND --help" prints the same page.
 
 EXAMPLES
@@ -209,14 +249,15 @@ EXIT STATUS
 }  // namespace
 
 const std::vector<std::string>& usage_topics() {
-  static const std::vector<std::string> topics = {"compile", "bench", "doctor", "help"};
+  static const std::vector<std::string> topics = {"compile", "bench", "doctor", "hash", "help"};
   return topics;
 }
 
 std::string usage_page(const std::string& topic) {
   static const std::map<std::string, const char*> pages = {{"", kTop},           {"tritium", kTop},
                                                            {"compile", kCompile}, {"bench", kBench},
-                                                           {"doctor", kDoctor},   {"help", kHelp}};
+                                                           {"doctor", kDoctor},   {"hash", kHash},
+                                                           {"help", kHelp}};
   auto it = pages.find(topic);
   return it == pages.end() ? std::string() : std::string(it->second);
 }
