@@ -20,21 +20,14 @@
 
 #include "runtime/opencl/opencl_device.h"
 
+#include "require_opencl.h"
+
 namespace {
 
 using tritium::runtime::DeviceBuffer;
 using tritium::runtime::opencl::OpenCLDevice;
 using tritium::runtime::opencl::SlotKind;
 
-#define REQUIRE_OPENCL()                                                                                  \
-  do {                                                                                                    \
-    const std::string why_ = tritium::runtime::opencl::unavailable_reason();                              \
-    if (!why_.empty()) {                                                                                  \
-      const char* req_ = std::getenv("TRITIUM_REQUIRE_OPENCL");                                           \
-      if (req_ && std::string(req_) == "1") FAIL() << "TRITIUM_REQUIRE_OPENCL=1 but: " << why_;           \
-      GTEST_SKIP() << why_;                                                                               \
-    }                                                                                                     \
-  } while (0)
 
 OpenCLDevice& device() {
   static OpenCLDevice d;

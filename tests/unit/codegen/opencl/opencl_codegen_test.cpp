@@ -15,17 +15,9 @@
 #include "runtime/opencl/opencl_api.h"
 #include "tritium/tritium.h"
 
-namespace {
+#include "require_opencl.h"
 
-#define REQUIRE_OPENCL()                                                                        \
-  do {                                                                                          \
-    const std::string why_ = tritium::runtime::opencl::unavailable_reason();                    \
-    if (!why_.empty()) {                                                                        \
-      const char* req_ = std::getenv("TRITIUM_REQUIRE_OPENCL");                                 \
-      if (req_ && std::string(req_) == "1") FAIL() << "TRITIUM_REQUIRE_OPENCL=1 but: " << why_; \
-      GTEST_SKIP() << why_;                                                                     \
-    }                                                                                           \
-  } while (0)
+namespace {
 
 const char* kSteps = R"(import triton
 import triton.language as tl
