@@ -107,6 +107,19 @@ void Emitter::emit_store(const Op& op) {
   if (fast == FastAccess::kGuarded) close();
 }
 
+void Emitter::assign_per_element(const Value* r, const std::function<void(const Idx&, const std::string&)>& body) {
+  if (r->type.is_scalar()) {
+    std::string n = fmt::format("s{}", r->id);
+    line(fmt::format("{} {};", ctype(r->type), n));
+    body({}, n);
+    bind(r, n, Storage::Scalar);
+    return;
+  }
+  std::string n = declare_array(r->type, "v");
+  loop_nest(r->type.shape, [&](const Idx& i) { body(i, fmt::format("{}[{}]", n, i.lin)); });
+  bind(r, n, Storage::Array);
+}
+
 void Emitter::emit_atomic_rmw(const Op& op) {
   if (opencl()) return emit_atomic_cl(op);
   const Value* ptr = op.operands[0];
@@ -149,16 +162,7 @@ void Emitter::emit_atomic_rmw(const Op& op) {
       line(fmt::format("{} = {};", dst, call(p, v)));
     }
   };
-  if (r->type.is_scalar()) {
-    std::string n = fmt::format("s{}", r->id);
-    line(fmt::format("{} {};", ctype(r->type), n));
-    body({}, n);
-    bind(r, n, Storage::Scalar);
-    return;
-  }
-  std::string n = declare_array(r->type, "v");
-  loop_nest(r->type.shape, [&](const Idx& i) { body(i, fmt::format("{}[{}]", n, i.lin)); });
-  bind(r, n, Storage::Array);
+  assign_per_element(r, body);
 }
 
 void Emitter::emit_atomic_cas(const Op& op) {
@@ -248,16 +252,7 @@ void Emitter::emit_atomic_cl(const Op& op) {
     close();
     if (mask) line(fmt::format("else {} = {};", dst, zero_of(r->type.element())));
   };
-  if (r->type.is_scalar()) {
-    std::string n = fmt::format("s{}", r->id);
-    line(fmt::format("{} {};", ctype(r->type), n));
-    body({}, n);
-    bind(r, n, Storage::Scalar);
-    return;
-  }
-  std::string n = declare_array(r->type, "v");
-  loop_nest(r->type.shape, [&](const Idx& i) { body(i, fmt::format("{}[{}]", n, i.lin)); });
-  bind(r, n, Storage::Array);
+  assign_per_element(r, body);
 }
 
 }  // namespace tritium::codegen::cpu

@@ -188,6 +188,9 @@ class Emitter {
   void emit_atomic_cas(const ir::Op& op);
   /// OpenCL C: both atomics as compare-and-swap loops on the element's bits.
   void emit_atomic_cl(const ir::Op& op);
+  /// Declares result `r` (a scalar, or an array over its shape), has `body` assign each
+  /// element (index, destination lvalue) and binds `r` to it.
+  void assign_per_element(const ir::Value* r, const std::function<void(const Idx&, const std::string&)>& body);
 
   // ---- reductions (cpu_emit_reduce.cpp) -------------------------------------------------
   void emit_reduce(const ir::Op& op);
