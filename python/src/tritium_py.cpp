@@ -147,7 +147,18 @@ void* launch_stream(const Device& device) {
 LaunchResult launch(LaunchCache& cache, const Kernel& kernel, const std::string& backend_choice, nb::sequence args, nb::object grid,
                     nb::dict meta, int num_warps, int num_stages, bool debug, const std::string& numerics,
                     const std::vector<std::string>& do_not_specialize,
-                    const std::vector<std::string>& do_not_specialize_on_alignment, bool run) {
+                    const std::vector<std::string>& do_not_specialize_on_alignment, bool run,
+                    const std::string& expect_signature) {
+  // CompiledKernel[grid](...) (jit.py): the launch must be of the specialization that object
+  // holds; arguments that specialize otherwise raise before anything runs.
+  auto check_expected = [&](const CompiledKernel& k) {
+    if (!expect_signature.empty() && k.signature() != expect_signature)
+      throw nb::value_error(("these arguments specialize the kernel as [" + k.signature() +
+                             "], but this CompiledKernel was compiled as [" + expect_signature +
+                             "] (values specialized as 1 or as multiples of 16 must keep that property); launch "
+                             "the jit function instead")
+                                .c_str());
+  };
   size_t n_runtime = 0;
   for (const Parameter& p : kernel.parameters()) n_runtime += p.is_constexpr ? 0 : 1;
   if (nb::len(args) != n_runtime) {
@@ -191,6 +202,7 @@ LaunchResult launch(LaunchCache& cache, const Kernel& kernel, const std::string&
     key = launch_key(device.name(), conv.args, m, o);
     if (auto it = cache.entries.find(key); it != cache.entries.end()) {
       const LaunchEntry& e = it->second;
+      check_expected(e.kernel);
       if (run) e.kernel.launch_async(g, launch_arguments(conv.args), launch_stream(device));
       return LaunchResult{e.kernel, e.meta, cache.runtime_names, std::move(conv.args), {g.x, g.y, g.z}};
     }
@@ -198,6 +210,7 @@ LaunchResult launch(LaunchCache& cache, const Kernel& kernel, const std::string&
   const GridFn fn = [g](const Meta&) { return g; };
   Kernel::RunResult r = kernel.run_jit(device, fn, conv.args, m, o, do_not_specialize, do_not_specialize_on_alignment,
                                        /*launch=*/false);
+  check_expected(r.kernel);
   if (run) r.kernel.launch_async(r.grid, launch_arguments(conv.args), launch_stream(device));
   auto base = std::make_shared<const Meta>(std::move(r.meta));
   if (cacheable) cache.entries.emplace(std::move(key), LaunchEntry{r.kernel, base});
@@ -311,8 +324,10 @@ NB_MODULE(_C, m) {
 
   m.def("launch", &launch, "cache"_a, "kernel"_a, "backend"_a, "args"_a, "grid"_a, "meta"_a, "num_warps"_a, "num_stages"_a,
         "debug"_a, "numerics"_a, "do_not_specialize"_a, "do_not_specialize_on_alignment"_a, "run"_a,
+        "expect_signature"_a = "",
         "Specializes `kernel` on `args` (one per runtime parameter) and the constexprs in `meta`, compiles it "
         "(cached) for `backend` ('': $TRITIUM_BACKEND, else from where the tensors live) with `numerics` ('': "
         "$TRITIUM_NUMERICS, else native) and, when `run`, launches it over `grid` "
-        "(a tuple of 1 to 3 ints) without waiting where the backend allows it.");
+        "(a tuple of 1 to 3 ints) without waiting where the backend allows it. A non-empty `expect_signature` "
+        "raises ValueError, before launching, when the arguments specialize the kernel otherwise.");
 }

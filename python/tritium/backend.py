@@ -19,6 +19,7 @@ is "native", the fastest conformant code per backend.
 
 from __future__ import annotations
 
+import functools
 import os
 
 from . import _C
@@ -91,7 +92,15 @@ def device_backend() -> str:
     name = chosen()
     if name:
         return name
-    return "cuda" if any(b.name == "cuda" and b.available for b in _C.backends()) else "cpu"
+    return "cuda" if _cuda_available() else "cpu"
+
+
+@functools.lru_cache(maxsize=None)
+def _cuda_available() -> bool:
+    """Whether the cuda backend is available, probed once per process: host code asks on
+    every call (tutorial 02's softmax() reads get_current_target() per launch), and probing
+    every backend costs about half a millisecond."""
+    return any(b.name == "cuda" and b.available for b in _C.backends())
 
 
 def device_properties(name=None) -> dict:

@@ -58,7 +58,12 @@ class _ActiveDriver:
         return (cc // 10, cc % 10)
 
     def get_current_stream(self, device=None):
-        return 0  # the default stream: tritium launches there
+        """The raw handle of the stream cuda launches go on: torch's current CUDA stream when
+        torch is imported (as upstream), else 0 (the default stream)."""
+        torch = sys.modules.get("torch")
+        if torch is not None and _backend.device_backend() == "cuda" and torch.cuda.is_available():
+            return torch.cuda.current_stream().cuda_stream
+        return 0
 
     def get_current_target(self):
         name = _backend.device_backend()

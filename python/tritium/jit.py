@@ -710,14 +710,13 @@ class CompiledKernel:
                                      f"the {meta.get(fn.arg_names[i])!r} this kernel was compiled with")
             # Upstream runs its compiled binary whatever the run-time arguments are (a value
             # specialized as 1 stays 1); tritium refuses arguments that specialize otherwise
-            # rather than run another specialization or the wrong one.
-            probe = fn.run(*args, grid=grid, warmup=True, _tritium_options=self._opts)
-            if probe.signature != self.signature:
-                raise ValueError(f"{fn.fn.__name__}: these arguments specialize the kernel as [{probe.signature}], "
-                                 f"but this CompiledKernel was compiled as [{self.signature}] (values specialized "
-                                 "as 1 or as multiples of 16 must keep that property); launch the jit function "
-                                 "instead")
-            return fn.run(*args, grid=grid, _tritium_options=self._opts)
+            # (ValueError, before launching) rather than run another specialization.
+            try:
+                return fn.run(*args, grid=grid, _tritium_options=self._opts, _tritium_expect=self.signature)
+            except ValueError as e:
+                if "this CompiledKernel was compiled as" in str(e):
+                    raise ValueError(f"{fn.fn.__name__}: {e}") from None
+                raise
 
         return launch
 
@@ -891,6 +890,7 @@ class JITFunction(KernelInterface):
                     self._check_globals()
                     break
         opts = kwargs.pop("_tritium_options", None)
+        expect = kwargs.pop("_tritium_expect", "")
         try:
             values, extra = self._binder(*args, **kwargs)
         except TypeError as e:
@@ -935,7 +935,7 @@ class JITFunction(KernelInterface):
         try:
             r = _C.launch(self._launch_cache, kernel, _backend._backend or "", runtime, grid, meta, num_warps,
                           num_stages, bool(debug), _backend._numerics or "", self.do_not_specialize,
-                          self.do_not_specialize_on_alignment, not warmup)
+                          self.do_not_specialize_on_alignment, not warmup, expect)
         except TritiumError as e:
             if _ISOLATED_SUFFIX not in str(e):
                 raise

@@ -119,3 +119,14 @@ def twice(x_desc, o_desc, BM: tl.constexpr, BN: tl.constexpr):
     mod.twice[(4, 3)](TensorDescriptor.from_tensor(x, [32, 64]), TensorDescriptor.from_tensor(o, [32, 64]), BM=32, BN=64)
     torch.cuda.synchronize()
     np.testing.assert_array_equal(o.cpu().numpy(), 2 * hx)  # small integers: exact in fp16
+
+
+def test_the_driver_reports_torchs_current_stream():
+    # triton.runtime.driver.active.get_current_stream(): the stream launches go on, as upstream.
+    from tritium.compat import _ActiveDriver
+
+    drv = _ActiveDriver()
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        assert drv.get_current_stream() == s.cuda_stream != 0
+    assert drv.get_current_stream() == torch.cuda.current_stream().cuda_stream
