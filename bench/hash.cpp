@@ -92,6 +92,51 @@ long long max_ulp_distance(const std::vector<unsigned char>& a, const std::vecto
   return worst;
 }
 
+namespace {
+double value_of(uint32_t bits, const std::string& dtype) {  // exact
+  if (dtype == "fp32") {
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  }
+  if (dtype == "bf16") {
+    const uint32_t w = bits << 16;
+    float f;
+    std::memcpy(&f, &w, 4);
+    return f;
+  }
+  const int e = (bits >> 10) & 0x1F, m = bits & 0x3FF;  // fp16 (Inf / NaN are not passed here)
+  const double v = e == 0 ? std::ldexp(m, -24) : std::ldexp(1024 + m, e - 25);
+  return (bits & 0x8000u) ? -v : v;
+}
+}  // namespace
+
+double max_normwise_rel_error(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b,
+                              const std::string& dtype) {
+  if (a.size() != b.size()) return -1;
+  const size_t esize = dtype == "fp32" ? 4 : 2;
+  double worst = 0, scale = 0;
+  for (size_t off = 0; off + esize <= a.size(); off += esize) {
+    uint32_t x = 0, y = 0;
+    std::memcpy(&x, a.data() + off, esize);
+    std::memcpy(&y, b.data() + off, esize);
+    const bool nx = is_nan(x, dtype), ny = is_nan(y, dtype);
+    if (nx || ny) {
+      if (nx != ny) return -1;
+      continue;
+    }
+    const double u = value_of(x, dtype), v = value_of(y, dtype);
+    if (std::isinf(u) || std::isinf(v)) {
+      if (u != v) return -1;
+      continue;
+    }
+    worst = std::max(worst, std::fabs(u - v));
+    scale = std::max(scale, std::fabs(u));
+  }
+  if (worst == 0) return 0;
+  return scale > 0 ? worst / scale : -1;
+}
+
 int run_hash(const HashOptions& opts) {
 #ifndef TRITIUM_HAVE_OPENSSL
   return usage_error("tritium was built without OpenSSL (install libssl-dev and rebuild): no SHA-256");
@@ -157,6 +202,8 @@ int run_hash(const HashOptions& opts) {
       const std::vector<unsigned char>* first_bytes = nullptr;
       bool agree = true;
       long long worst_ulp = 0;
+      double worst_rel = 0;
+      nlohmann::json jr = nlohmann::json::object();
       for (size_t b = 0; b < names.size(); ++b) {
         const Run& r = runs[b];
         if (!r.passed || o >= r.outputs.size()) {
@@ -176,14 +223,20 @@ int run_hash(const HashOptions& opts) {
         const long long d = max_ulp_distance(*first_bytes, r.outputs[o].second, cs.dtype);
         ju[names[b]] = d;
         worst_ulp = (d < 0 || worst_ulp < 0) ? -1 : std::max(worst_ulp, d);
+        const double rel = max_normwise_rel_error(*first_bytes, r.outputs[o].second, cs.dtype);
+        jr[names[b]] = rel;
+        worst_rel = (rel < 0 || worst_rel < 0) ? -1 : std::max(worst_rel, rel);
       }
       std::string verdict = agree ? "yes" : "NO";
       if (!agree && first_bytes && worst_ulp != 0)
-        verdict += worst_ulp < 0 ? " (NaN/size differs)" : fmt::format(" (max {} ulp)", worst_ulp);
+        verdict += worst_ulp < 0 || worst_rel < 0
+                       ? " (NaN/Inf/size differs)"
+                       : fmt::format(" (max {} ulp, normwise rel {:.2g})", worst_ulp, worst_rel);
       fmt::print("{} {}\n", row, verdict);
       if (!agree) all_agree = false;
       nlohmann::json jo = {{"name", shape ? shape->outputs[o].first : ""}, {"dtype", cs.dtype},
-                           {"sha256", jh}, {"agree", agree}, {"max_ulp_vs_first", ju}};
+                           {"sha256", jh}, {"agree", agree}, {"max_ulp_vs_first", ju},
+                           {"normwise_rel_error_vs_first", jr}};
       jouts.push_back(jo);
     }
     nlohmann::json jerr = nlohmann::json::object();

@@ -50,4 +50,12 @@ std::string sha256_hex(const std::vector<unsigned char>& bytes);
 long long max_ulp_distance(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b,
                            const std::string& dtype);
 
+/// The normwise relative difference of output `b` from output `a` (same dtype as above):
+/// max_i |a_i - b_i| / max_i |a_i|, in the values' exact doubles. Unlike the ulp distance it
+/// is not inflated by elements near zero (a tf32 dot's output of 1e-7 against 0 is 10^9 ulp
+/// apart). NaN and Inf must match in place (else -1); -1 also for different sizes, or when
+/// the outputs differ and every element of `a` is zero.
+double max_normwise_rel_error(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b,
+                              const std::string& dtype);
+
 }  // namespace tritium::bench

@@ -179,7 +179,10 @@ DESCRIPTION
     output against its float64 reference as tritium bench does, and prints one row per
     output: the first 12 hex digits of its SHA-256 on each backend and whether all
     backends agree. In native numerics a disagreement shows the largest distance in
-    units in the last place from the first backend's output.
+    units in the last place from the first backend's output and the normwise relative
+    difference, max |a - b| / max |a| (a: the first backend's output), which elements
+    near zero do not inflate (a tf32 dot against an ieee one is billions of ulp apart
+    where an output is near zero, yet about 1e-3 apart normwise).
 
 OPTIONS
     --backends LIST    comma-separated backends, in order (default: every available
@@ -188,7 +191,8 @@ OPTIONS
     --full             every size of the suite (default: the small --quick set)
     --numerics MODE    portable (default): the outputs must agree bit for bit;
                        native: differences are measured, not required to be zero
-    --json PATH        also write every hash and ulp distance as JSON to PATH
+    --json PATH        also write every hash, ulp distance and relative difference as
+                       JSON to PATH
     --no-progress      no failure lines on standard error
     --kernels-dir DIR  where the suite's kernel files are (as tritium bench)
     -h, --help         show this page

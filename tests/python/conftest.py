@@ -46,7 +46,14 @@ def write_module(tmp_path, monkeypatch):
         path.write_text(textwrap.dedent(source))
         sys.modules.pop(name, None)
         importlib.invalidate_caches()
-        return importlib.import_module(name)
+        mod = importlib.import_module(name)
+        # Where upstream Triton is installed (the H200 image), `import triton` without the
+        # as_triton fixture gives upstream's jit: the test would then check upstream, not tritium.
+        for attr, v in vars(mod).items():
+            if type(v).__module__.split(".")[0] == "triton":
+                pytest.fail(f"{name}.{attr} is upstream Triton's {type(v).__name__}: the module imports the real "
+                            "triton; request the as_triton fixture (or import tritium)")
+        return mod
 
     yield write
 

@@ -50,11 +50,11 @@ def test_a_launch_is_ordered_on_torchs_current_stream(add, rng):
 
 
 STRIDED_COPY_SRC = """
-import triton
-import triton.language as tl
+import tritium
+import tritium.language as tl
 
 
-@triton.jit
+@tritium.jit
 def strided_copy(x, out, n, step, BLOCK: tl.constexpr):
     # A run-time loop step: the kernel carries the step check's failure word, which the
     # launch reads back on the caller's stream.
@@ -69,6 +69,7 @@ def test_a_kernel_with_run_time_checks_is_ordered_on_torchs_stream_and_reports_f
     # step): the word is reset, written and read in the side stream's order. +1.0 on values
     # of |x| < 8 is exact in fp32, so the output equals x + 1 bit for bit.
     k = write_module("kernels_torch_streams_checked", STRIDED_COPY_SRC).strided_copy
+    assert type(k).__module__.startswith("tritium.")  # not upstream Triton's jit
     n, block, programs = 1 << 20, 1024, 64
     hx = rng.uniform(-4, 4, n).astype(np.float32)
     src = torch.from_numpy(hx).cuda()

@@ -61,6 +61,24 @@ TEST(Hash, UlpDistances) {
   EXPECT_EQ(max_ulp_distance(u16s({0x7FC0}), u16s({0x3F80}), "bf16"), -1);
 }
 
+TEST(Hash, NormwiseRelativeErrors) {
+  // max |a - b| / max |a|: 0.5 off in an output whose largest magnitude is 4.
+  EXPECT_DOUBLE_EQ(max_normwise_rel_error(f32s({4.0f, -1.0f}), f32s({4.0f, -1.5f}), "fp32"), 0.125);
+  EXPECT_EQ(max_normwise_rel_error(f32s({1.0f, 2.0f}), f32s({1.0f, 2.0f}), "fp32"), 0.0);
+  // Near zero: 1e-7 against -1e-7 is ~2e9 ulp but a tiny normwise difference.
+  EXPECT_NEAR(max_normwise_rel_error(f32s({1.0f, 1e-7f}), f32s({1.0f, -1e-7f}), "fp32"), 2e-7, 1e-12);
+  EXPECT_EQ(max_normwise_rel_error(f32s({NAN, 1.0f}), f32s({NAN, 1.0f}), "fp32"), 0.0);
+  EXPECT_EQ(max_normwise_rel_error(f32s({NAN}), f32s({1.0f}), "fp32"), -1);
+  EXPECT_EQ(max_normwise_rel_error(f32s({INFINITY}), f32s({1.0f}), "fp32"), -1);
+  EXPECT_EQ(max_normwise_rel_error(f32s({0.0f}), f32s({1.0f}), "fp32"), -1);
+  EXPECT_EQ(max_normwise_rel_error(f32s({1.0f}), f32s({1.0f, 1.0f}), "fp32"), -1);
+  // fp16 0x4000 = 2, 0x4001 = 2 + 2^-9; bf16 0x4080 = 4, 0x4081 = 4 + 2^-5.
+  EXPECT_DOUBLE_EQ(max_normwise_rel_error(u16s({0x4000}), u16s({0x4001}), "fp16"), 0x1p-10);
+  EXPECT_DOUBLE_EQ(max_normwise_rel_error(u16s({0x4080}), u16s({0x4081}), "bf16"), 0x1p-7);
+  // fp16 subnormal: 0x0001 = 2^-24 against 0x0003.
+  EXPECT_DOUBLE_EQ(max_normwise_rel_error(u16s({0x0003}), u16s({0x0001}), "fp16"), 2.0 / 3.0);
+}
+
 std::string temp_dir(const char* tag) {
   auto d = std::filesystem::temp_directory_path() / (std::string("tritium-hash-") + tag + "-" + std::to_string(getpid()));
   std::filesystem::create_directories(d);
