@@ -41,6 +41,24 @@ bool is_nan(uint32_t bits, const std::string& dtype) {
   return (bits & 0x7F80u) == 0x7F80u && (bits & 0x007Fu);  // bf16
 }
 
+// Calls f(x, y) on the bits of each pair of elements where neither is NaN; false when the
+// sizes differ, a NaN stands opposite a number, or f returns false.
+template <class F>
+bool for_each_number_pair(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b,
+                          const std::string& dtype, F f) {
+  if (a.size() != b.size()) return false;
+  const size_t esize = dtype == "fp32" ? 4 : 2;
+  for (size_t off = 0; off + esize <= a.size(); off += esize) {
+    uint32_t x = 0, y = 0;
+    std::memcpy(&x, a.data() + off, esize);
+    std::memcpy(&y, b.data() + off, esize);
+    const bool nx = is_nan(x, dtype), ny = is_nan(y, dtype);
+    if (nx != ny) return false;
+    if (!nx && !f(x, y)) return false;
+  }
+  return true;
+}
+
 // One backend's run of one case.
 struct Run {
   bool passed = false;
@@ -73,23 +91,13 @@ std::string sha256_hex(const std::vector<unsigned char>& bytes) {
 
 long long max_ulp_distance(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b,
                            const std::string& dtype) {
-  if (a.size() != b.size()) return -1;
   const int width = dtype == "fp32" ? 32 : 16;
-  const size_t esize = width / 8;
   long long worst = 0;
-  for (size_t off = 0; off + esize <= a.size(); off += esize) {
-    uint32_t x = 0, y = 0;
-    std::memcpy(&x, a.data() + off, esize);
-    std::memcpy(&y, b.data() + off, esize);
-    const bool nx = is_nan(x, dtype), ny = is_nan(y, dtype);
-    if (nx || ny) {
-      if (nx != ny) return -1;
-      continue;
-    }
-    const long long d = std::llabs(ordered(x, width) - ordered(y, width));
-    worst = std::max(worst, d);
-  }
-  return worst;
+  const bool ok = for_each_number_pair(a, b, dtype, [&](uint32_t x, uint32_t y) {
+    worst = std::max(worst, static_cast<long long>(std::llabs(ordered(x, width) - ordered(y, width))));
+    return true;
+  });
+  return ok ? worst : -1;
 }
 
 namespace {
@@ -105,34 +113,23 @@ double value_of(uint32_t bits, const std::string& dtype) {  // exact
     std::memcpy(&f, &w, 4);
     return f;
   }
-  const int e = (bits >> 10) & 0x1F, m = bits & 0x3FF;  // fp16 (Inf / NaN are not passed here)
-  const double v = e == 0 ? std::ldexp(m, -24) : std::ldexp(1024 + m, e - 25);
+  const int e = (bits >> 10) & 0x1F, m = bits & 0x3FF;  // fp16 (NaN is not passed here)
+  const double v = e == 31 ? HUGE_VAL : e == 0 ? std::ldexp(m, -24) : std::ldexp(1024 + m, e - 25);
   return (bits & 0x8000u) ? -v : v;
 }
 }  // namespace
 
 double max_normwise_rel_error(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b,
                               const std::string& dtype) {
-  if (a.size() != b.size()) return -1;
-  const size_t esize = dtype == "fp32" ? 4 : 2;
   double worst = 0, scale = 0;
-  for (size_t off = 0; off + esize <= a.size(); off += esize) {
-    uint32_t x = 0, y = 0;
-    std::memcpy(&x, a.data() + off, esize);
-    std::memcpy(&y, b.data() + off, esize);
-    const bool nx = is_nan(x, dtype), ny = is_nan(y, dtype);
-    if (nx || ny) {
-      if (nx != ny) return -1;
-      continue;
-    }
+  const bool ok = for_each_number_pair(a, b, dtype, [&](uint32_t x, uint32_t y) {
     const double u = value_of(x, dtype), v = value_of(y, dtype);
-    if (std::isinf(u) || std::isinf(v)) {
-      if (u != v) return -1;
-      continue;
-    }
+    if (std::isinf(u) || std::isinf(v)) return u == v;
     worst = std::max(worst, std::fabs(u - v));
     scale = std::max(scale, std::fabs(u));
-  }
+    return true;
+  });
+  if (!ok) return -1;
   if (worst == 0) return 0;
   return scale > 0 ? worst / scale : -1;
 }

@@ -75,6 +75,8 @@ TEST(Hash, NormwiseRelativeErrors) {
   // fp16 0x4000 = 2, 0x4001 = 2 + 2^-9; bf16 0x4080 = 4, 0x4081 = 4 + 2^-5.
   EXPECT_DOUBLE_EQ(max_normwise_rel_error(u16s({0x4000}), u16s({0x4001}), "fp16"), 0x1p-10);
   EXPECT_DOUBLE_EQ(max_normwise_rel_error(u16s({0x4080}), u16s({0x4081}), "bf16"), 0x1p-7);
+  EXPECT_EQ(max_normwise_rel_error(u16s({0x7C00}), u16s({0x7BFF}), "fp16"), -1);  // Inf vs 65504
+  EXPECT_EQ(max_normwise_rel_error(u16s({0x7C00, 0x3C00}), u16s({0x7C00, 0x3C00}), "fp16"), 0.0);
   // fp16 subnormal: 0x0001 = 2^-24 against 0x0003.
   EXPECT_DOUBLE_EQ(max_normwise_rel_error(u16s({0x0003}), u16s({0x0001}), "fp16"), 2.0 / 3.0);
 }
