@@ -79,10 +79,10 @@ void declare_compile(CLI::App& cmd, CompileArgs& a) {
 
 int run_compile(const CompileArgs& a) {
   if (a.file.empty()) return usage("no input file (tritium compile FILE.py --kernel NAME --signature SIG)");
-  if (a.emit != "ir" && a.emit != "cpp" && a.emit != "cuda" && a.emit != "opencl") {
+  if (a.emit != "ir" && a.emit != "cpp" && a.emit != "cuda" && a.emit != "opencl" && a.emit != "msl") {
     if (a.emit == "ptx" || a.emit == "msl")
       return usage(fmt::format("--emit {} is not available yet: its backend is not built (see tritium doctor)", a.emit));
-    return usage(fmt::format("unknown --emit value '{}' (expected ir, cpp, cuda or opencl)", a.emit));
+    return usage(fmt::format("unknown --emit value '{}' (expected ir, cpp, cuda, opencl or msl)", a.emit));
   }
   if (a.numerics != "native" && a.numerics != "portable")
     return usage(fmt::format("unknown --numerics value '{}' (expected native or portable)", a.numerics));
@@ -146,6 +146,8 @@ int run_compile(const CompileArgs& a) {
       text = kernel.compile(nvrtc, a.signature, options, constexprs).source();
     } else if (a.emit == "opencl") {  // rendered and built by the OpenCL device
       text = kernel.compile(Device::get("opencl"), a.signature, options, constexprs).source();
+    } else if (a.emit == "msl") {  // rendered, and compiled and loaded by msl-emu (no Apple hardware needed)
+      text = kernel.compile(Device::get("msl-emu"), a.signature, options, constexprs).source();
     } else {
       Device cpu = Device::get("cpu");
       text = kernel.compile(cpu, a.signature, options, constexprs).source();

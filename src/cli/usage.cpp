@@ -48,7 +48,8 @@ const char* const kCompile = R"(NAME
     tritium compile - compile one kernel specialization ahead of time
 
 SYNOPSIS
-    tritium compile FILE.py --kernel NAME --signature SIG [--emit ir|cpp|cuda] [-o OUT]
+    tritium compile FILE.py --kernel NAME --signature SIG [--emit ir|cpp|cuda|opencl|msl]
+                    [-o OUT]
                     [--num-warps N] [--num-stages N] [--numerics native|portable]
                     [--dump-after PASS|all]... [--debug]
                     [--config N] [--arg NAME=VALUE]...
@@ -59,8 +60,11 @@ DESCRIPTION
     Parses FILE.py (only @triton.jit / @jit functions matter; other top-level code is
     skipped), specializes kernel NAME for the signature SIG, runs the pass pipeline and
     prints the result: the IR (--emit ir), the C++ source the cpu backend generates
-    and builds (--emit cpp), or the CUDA C++ the cuda backend generates (--emit cuda;
-    checked by compiling it with NVRTC, which needs the CUDA toolkit but no GPU).
+    and builds (--emit cpp), the CUDA C++ the cuda backend generates (--emit cuda;
+    checked by compiling it with NVRTC, which needs the CUDA toolkit but no GPU), the
+    OpenCL C the opencl backend builds (--emit opencl; needs an OpenCL device), or the
+    Metal shading language program of the metal backend (--emit msl; checked by
+    compiling and loading it in the msl-emu backend, so no Apple hardware is needed).
 
     SIG follows Triton's AOT convention: one comma-separated entry per parameter, in
     order. "*fp32" is a pointer to fp32, "*fp16:16" a pointer whose address is a
@@ -87,9 +91,11 @@ DESCRIPTION
 OPTIONS
     -k, --kernel NAME         the jit function to compile (see --list-kernels)
     -s, --signature SIG       the specialization (see above); default: no parameters
-    --emit ir|cpp|cuda        what to print: the IR after the pass pipeline (default),
-                              the generated C++ of the cpu backend, or the generated
-                              CUDA C++ of the cuda backend
+    --emit ir|cpp|cuda|opencl|msl
+                              what to print: the IR after the pass pipeline (default),
+                              the generated C++ of the cpu backend, CUDA C++ of the
+                              cuda backend, OpenCL C of the opencl backend, or MSL of
+                              the metal backend
     -o, --output OUT          write to OUT instead of standard output
     --num-warps N             warps per program, a power of two in [1, 64] (default 4,
                               or the --config's)

@@ -114,22 +114,27 @@ const char* libm_name(MathFn f) {
 // OpenCL C 1.2 has no device addresses: a buffer is a cl_mem, and the addresses tritium
 // hands out for it (runtime/opencl/opencl_device.h) exist only on the host. An integer
 // made into a pointer (a pointer array loaded from memory, tl.pointer_type casts) cannot
-// be turned back into memory there.
-const char* const kNoIntToPtr =
-    "an integer turned into a pointer: OpenCL C 1.2 buffers have no device addresses, so a pointer can only "
-    "come from a kernel argument (pass the tensors as arguments, or run on cpu / cuda)";
+// be turned back into memory there. The MSL renderer binds each buffer as a kernel
+// argument the same way and refuses the same constructs.
+std::string int_to_ptr_why(bool msl) {
+  if (msl)
+    return "an integer turned into a pointer is not lowered by the MSL renderer yet: buffers are bound as kernel "
+           "arguments, so a pointer can only come from one (pass the tensors as arguments, or run on cpu / cuda)";
+  return "an integer turned into a pointer: OpenCL C 1.2 buffers have no device addresses, so a pointer can only "
+         "come from a kernel argument (pass the tensors as arguments, or run on cpu / cuda)";
+}
 
 }  // namespace
 
 // ---- types ---------------------------------------------------------------------------------
 
 std::string CExpr::tcall(const std::string& f, const std::string& t, const std::string& args) const {
-  if (opencl()) return fmt::format("{}_{}({})", f, t, args);
+  if (cl_like()) return fmt::format("{}_{}({})", f, t, args);
   return fmt::format("{}<{}>({})", f, t, args);
 }
 
 std::string CExpr::type(const ir::Type& t) const {
-  if (opencl() && t.is_ptr) return "__global " + ctype(t);
+  if (cl_like() && t.is_ptr) return std::string(space()) + " " + ctype(t);
   return ctype(t);
 }
 
@@ -139,28 +144,28 @@ std::string CExpr::zero(const ir::Type& t) const {
 }
 
 std::string CExpr::load(const ir::Type& ptr, const std::string& p, bool is_volatile) const {
-  if (!opencl()) return load_expr(ptr, p, is_volatile);
-  std::string deref = is_volatile ? fmt::format("*(volatile __global {})({})", ctype(ptr.element()), p)
+  if (!cl_like()) return load_expr(ptr, p, is_volatile);
+  std::string deref = is_volatile ? fmt::format("*(volatile {} {})({})", space(), ctype(ptr.element()), p)
                                   : fmt::format("*({})", p);
   if (ptr.scalar == ScalarType::I1) return fmt::format("(uint8_t)({} != 0)", deref);
   return deref;
 }
 
 std::string CExpr::i64_literal(int64_t v) const {
-  const char* sfx = opencl() ? "L" : "LL";
+  const char* sfx = cl_like() ? "L" : "LL";
   if (v == INT64_MIN) return fmt::format("(int64_t)(-9223372036854775807{} - 1)", sfx);
   return fmt::format("(int64_t){}{}", v, sfx);
 }
 
 std::string CExpr::u64_literal(uint64_t v) const {
-  return fmt::format("(uint64_t){}{}", v, opencl() ? "UL" : "ull");
+  return fmt::format("(uint64_t){}{}", v, cl_like() ? "UL" : "ull");
 }
 
 std::string CExpr::hex_double(double d) const {
   if (std::isfinite(d)) return fmt::format("{:a}", d);
   uint64_t u;
   std::memcpy(&u, &d, 8);
-  return tcall("tr_bits", "double", fmt::format("(uint64_t)0x{:016x}{}", u, opencl() ? "UL" : "ull"));
+  return tcall("tr_bits", "double", fmt::format("(uint64_t)0x{:016x}{}", u, cl_like() ? "UL" : "ull"));
 }
 
 std::string CExpr::float_literal(float f) const {
@@ -239,7 +244,7 @@ std::string CExpr::literal(const Op& op) const {
   if (!iv && !dv) refuse(op, "constant value must be an int or a float");
   if (t.is_ptr) {
     if (!iv) refuse(op, "pointer constant needs an integer value");
-    if (opencl() && *iv != 0) refuse(op, kNoIntToPtr);
+    if (cl_like() && *iv != 0) refuse(op, int_to_ptr_why(msl()));
     return fmt::format("({})(uintptr_t){}", type(t), u64_literal(static_cast<uint64_t>(*iv)));
   }
   if (ir::is_int(t.scalar)) {
@@ -278,6 +283,9 @@ std::string CExpr::cast_expr(const Op& op, ScalarType from, ScalarType to, const
   if (ir::is_int(from)) {  // int -> float, correctly rounded
     const int bits = ir::bitwidth(from);
     if (to == ScalarType::F32 || to == ScalarType::F64) return fmt::format("({})({})", T, x);
+    if (msl() && (bits > 16 || ir::is_fp8(to)))
+      refuse(op, "a cast from " + std::string(ir::name(from)) + " to " + std::string(ir::name(to)) +
+                     " is not lowered by the MSL renderer yet (its exact rounding goes through fp64, which Metal lacks)");
     std::string d;  // the value as a double, exact or rounded to odd
     if (bits <= 32) d = fmt::format("(double)({})", x);
     else d = ir::is_signed_int(from) ? fmt::format("tr_i64_odd({})", x) : fmt::format("tr_u64_odd({})", x);
@@ -287,8 +295,11 @@ std::string CExpr::cast_expr(const Op& op, ScalarType from, ScalarType to, const
   }
   // float source
   const std::string src = xc.empty() ? to_compute(from, x) : xc;  // float (or double for fp64), exact
-  if (ir::is_int(to)) return tcall("tr_f2i", T, fmt::format("(double)({})", src));
+  if (ir::is_int(to)) return tcall("tr_f2i", T, msl() ? src : fmt::format("(double)({})", src));  // MSL: from float
   const bool f64 = from == ScalarType::F64;
+  if (msl() && (f64 || to == ScalarType::F64 || ir::is_fp8(to) || (to == ScalarType::F16 && rtz)))
+    refuse(op, "a cast from " + std::string(ir::name(from)) + " to " + std::string(ir::name(to)) + (rtz ? " (rtz)" : "") +
+                   " is not lowered by the MSL renderer yet (its exact rounding goes through fp64, which Metal lacks)");
   switch (to) {
     case ScalarType::F32:
       if (f64) return rtz ? "tr_d2f_rtz(" + src + ")" : "(float)(" + src + ")";
@@ -339,7 +350,7 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
     case OpKind::IDiv: case OpKind::Rem: {
       if (fl) {
         if (op.kind == OpKind::IDiv) refuse(op, "idiv on floats");
-        return W(fmt::format("{}({}, {})", S == ScalarType::F64 || opencl() ? "fmod" : "fmodf", F(0), F(1)));
+        return W(fmt::format("{}({}, {})", S == ScalarType::F64 || cl_like() ? "fmod" : "fmodf", F(0), F(1)));
       }
       if (ptr) refuse(op, "division of pointers");
       const char* f = op.kind == OpKind::IDiv ? "tr_idiv" : "tr_irem";
@@ -389,7 +400,7 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
       const ir::Type& src = op.operands[0]->type;
       if (out.is_ptr) {  // the address; integers extended by their signedness
         if (!src.is_ptr && !src.is_int()) refuse(op, "cast from " + src.str() + " to a pointer");
-        if (!src.is_ptr && opencl()) refuse(op, kNoIntToPtr);
+        if (!src.is_ptr && cl_like()) refuse(op, int_to_ptr_why(msl()));
         return src.is_ptr ? fmt::format("({})({})", type(out.element()), a[0])
                           : fmt::format("({})(uintptr_t)({})({})", type(out.element()),
                                         ir::is_signed_int(src.scalar) ? "int64_t" : "uint64_t", a[0]);
@@ -407,7 +418,7 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
         if (src.is_ptr && out.is_ptr) return fmt::format("({})({})", type(out.element()), a[0]);
         const ir::Type& other = src.is_ptr ? out : src;
         if (!other.is_int() || ir::bitwidth(other.scalar) != 64) refuse(op, "bitcast between a pointer and " + other.str());
-        if (out.is_ptr && opencl()) refuse(op, kNoIntToPtr);
+        if (out.is_ptr && cl_like()) refuse(op, int_to_ptr_why(msl()));
         return src.is_ptr ? fmt::format("({})(uintptr_t)({})", ctype(out.element()), a[0])
                           : fmt::format("({})(uintptr_t)(uint64_t)({})", type(out.element()), a[0]);
       }
@@ -420,7 +431,7 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
     case OpKind::PtrToInt:
       return fmt::format("({})(uintptr_t)({})", ctype(out.element()), a[0]);
     case OpKind::IntToPtr:  // the value extended by its signedness
-      if (opencl()) refuse(op, kNoIntToPtr);
+      if (cl_like()) refuse(op, int_to_ptr_why(msl()));
       return fmt::format("({})(uintptr_t)({})({})", type(out.element()),
                          ir::is_signed_int(S) ? "int64_t" : "uint64_t", a[0]);
     case OpKind::Math:
@@ -445,7 +456,7 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
   const bool dbl = S == ScalarType::F64;
   auto lib = [&](MathFn g) {
     if (!dbl && tmath_name(g)) return std::string(tmath_name(g));
-    return std::string(libm_name(g)) + (dbl || opencl() ? "" : "f");  // OpenCL C: overloaded
+    return std::string(libm_name(g)) + (dbl || cl_like() ? "" : "f");  // OpenCL C: overloaded
   };
   if (gpu_approx_ && S == ScalarType::F32 && (f == MathFn::Exp || f == MathFn::Exp2) && !op.has_attr("precise"))
     return fmt::format("{}({})", f == MathFn::Exp ? "tr_exp_approx" : "tr_ex2_approx", F(0));
@@ -457,22 +468,27 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
     case MathFn::Fma:
       if (S == ScalarType::F32 || S == ScalarType::F64) break;
       // narrow types: the exact a*b + c rounded once (via a round-to-odd double)
+      if (msl()) refuse(op, "fma on " + std::string(ir::name(S)) + " is not lowered by the MSL renderer yet (it rounds through fp64, which Metal lacks)");
       return cast_expr(op, ScalarType::F64, S, "",
                        fmt::format("tr_fma_odd((double){}, (double){}, (double){})", F(0), F(1), F(2)));
     case MathFn::Rsqrt:
-      return W(fmt::format("({} / {}({}))", dbl ? "1.0" : "1.0f", dbl || opencl() ? "sqrt" : "sqrtf", F(0)));
+      return W(fmt::format("({} / {}({}))", dbl ? "1.0" : "1.0f", dbl || cl_like() ? "sqrt" : "sqrtf", F(0)));
     case MathFn::Isnan:
       return fmt::format("(uint8_t)({0} != {0})", F(0));
     case MathFn::Isinf:
-      return fmt::format("(uint8_t)({}({}) != 0)", opencl() ? "isinf" : "__builtin_isinf", F(0));
+      return fmt::format("(uint8_t)({}({}) != 0)", cl_like() ? "isinf" : "__builtin_isinf", F(0));
     case MathFn::Signbit:
-      return fmt::format("(uint8_t)({}({}) != 0)", opencl() ? "signbit" : "__builtin_signbit", F(0));
+      return fmt::format("(uint8_t)({}({}) != 0)", cl_like() ? "signbit" : "__builtin_signbit", F(0));
     case MathFn::Umulhi: case MathFn::Clz: case MathFn::Popc:
       refuse(op, std::string(ir::math_fn_name(f)) + " on floats");
     default:
       break;
   }
   if (!libm_name(f)) refuse(op, std::string("math function ") + ir::math_fn_name(f));
+  if (msl() && (f == MathFn::Erf || f == MathFn::Erfc || f == MathFn::Log1p || f == MathFn::Expm1 ||
+                f == MathFn::Cbrt || f == MathFn::Hypot))
+    refuse(op, std::string(ir::math_fn_name(f)) + " is not lowered by the MSL renderer yet (the Metal standard library has no " +
+                   libm_name(f) + ")");
   std::string call = lib(f) + "(";
   for (size_t i = 0; i < a.size(); ++i) call += (i ? ", " : "") + F(i);
   call += ")";

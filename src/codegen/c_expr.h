@@ -20,8 +20,10 @@ namespace tritium::codegen {
 /// The language a renderer writes: C++ (cpu, cuda: the prelude's helpers are templates)
 /// or OpenCL C 1.2 (no templates: the prelude's helpers carry the element type in their
 /// name, `tr_add_int32_t`; pointers are `__global`; the float math builtins are overloaded,
-/// so `exp`, not `expf`; 64-bit literals take `L`).
-enum class Dialect { Cpp, OpenCL };
+/// so `exp`, not `expf`; 64-bit literals take `L`), or the Metal Shading Language, written
+/// as the OpenCL C dialect is (type-suffixed helpers, overloaded math), with `device`
+/// pointers and no fp64 (constructs that would need a double are refused).
+enum class Dialect { Cpp, OpenCL, MSL };
 
 class CExpr {
  public:
@@ -36,6 +38,13 @@ class CExpr {
 
   Dialect dialect() const { return dialect_; }
   bool opencl() const { return dialect_ == Dialect::OpenCL; }
+  bool msl() const { return dialect_ == Dialect::MSL; }
+  /// OpenCL C or MSL: a device language written without C++ templates or GCC builtins.
+  bool cl_like() const { return dialect_ != Dialect::Cpp; }
+  /// The address-space qualifier of pointers to kernel buffers ("" in C++).
+  const char* space() const { return opencl() ? "__global" : msl() ? "device" : ""; }
+  /// The renderer's name in "not lowered by the <renderer> yet" refusals.
+  const char* renderer_name() const { return opencl() ? "OpenCL C renderer" : msl() ? "MSL renderer" : "C++ renderer"; }
   /// A call of the prelude's helper `f` for element type `t` (a storage or compute type
   /// name): `f<t>(args)` in C++, `f_t(args)` in OpenCL C.
   std::string tcall(const std::string& f, const std::string& t, const std::string& args) const;

@@ -137,6 +137,9 @@ template <class F> TR_INLINE F tr_fmax_nan(F a, F b) { return (a != a) ? a : (b 
 // integer-to-double rounding, written once for every dialect through the TR_AS_* /
 // TR_ISINF / ... / TR_U64 macros each dialect defines.
 const char* const kShared = R"TRSCALAR(// ---- small float formats ------------------------------------------------------------------
+// TR_NO_F64 (the MSL prelude: Metal has no double) leaves out every helper that computes
+// in double; the renderer refuses the ops that would call them.
+#ifndef TR_NO_F64
 TR_INLINE double tr_pow2(int e) { return TR_AS_F64((uint64_t)(e + 1023) << 52); }  // -1022 <= e <= 1023
 
 // Rounds x once into a binary format with `eb` exponent bits, `mb` stored mantissa bits and
@@ -201,6 +204,7 @@ TR_INLINE double tr_fma_odd(double a, double b, double c) {
   }
   return s;
 }
+#endif  // TR_NO_F64
 
 // fp16 (stored as its bit pattern). Branch-free integer / float code that the C++ compiler
 // vectorises (GCC 12 does not vectorise _Float16 conversions without AVX512-FP16); the
@@ -247,8 +251,10 @@ TR_INLINE uint16_t tr_f2h(float f) {  // round to nearest even
   return (uint16_t)((sign >> 16) | (shl1_w > 0xff000000u ? nan : nonsign));
 }
 #endif
+#ifndef TR_NO_F64
 TR_INLINE uint16_t tr_d2h(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 1, 0, 0x7bff, 0, 0); }
 TR_INLINE uint16_t tr_d2h_rtz(double d) { return (uint16_t)tr_encode(d, 5, 10, 15, 1, 0, 0x7bff, 0, 1); }
+#endif  // TR_NO_F64
 // bf16 (stored as its bit pattern).
 TR_INLINE float tr_bf2f(uint16_t b) {  // NaN comes back quiet (on the GPU: payload as is)
   uint32_t u = (uint32_t)b << 16;
@@ -276,6 +282,7 @@ TR_INLINE uint16_t tr_f2bf_rtz(float f) {
   if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
   return (uint16_t)(u >> 16);
 }
+#ifndef TR_NO_F64
 TR_INLINE uint16_t tr_d2bf(double d) { return (uint16_t)tr_encode(d, 8, 7, 127, 1, 0, 0x7f7f, 0, 0); }
 TR_INLINE uint16_t tr_d2bf_rtz(double d) { return (uint16_t)tr_encode(d, 8, 7, 127, 1, 0, 0x7f7f, 0, 1); }
 // fp64 -> fp32 toward zero.
@@ -307,6 +314,7 @@ TR_INLINE double tr_u64_odd(uint64_t m) {
 TR_INLINE double tr_i64_odd(int64_t x) {
   return x < 0 ? -tr_u64_odd((uint64_t)0 - (uint64_t)x) : tr_u64_odd((uint64_t)x);
 }
+#endif  // TR_NO_F64
 
 )TRSCALAR";
 

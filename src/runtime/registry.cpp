@@ -5,6 +5,7 @@
 #include "runtime/cuda/cuda_device.h"
 #include "runtime/opencl/opencl_api.h"
 #include "runtime/opencl/opencl_device.h"
+#include "runtime/msl_emu/msl_emu_device.h"
 
 #include <unistd.h>
 
@@ -67,8 +68,10 @@ const std::vector<Backend>& table() {
       {"metal", "Apple GPUs through Metal",
        [] { return std::string("not built yet: the Metal backend is a later issue (and needs an Apple platform)"); },
        nullptr},
-      {"msl-emu", "generated Metal shading language run on the CPU through an emulation shim (tests)",
-       [] { return std::string("not built yet: the Metal emulation backend is a later issue"); }, nullptr},
+      {"msl-emu", "the Metal shading language tritium emits, compiled as C++ against an emulated <metal_stdlib> "
+                  "and run on the CPU, one thread per threadgroup (tests the Metal path without Apple hardware)",
+       [] { return find_cxx_compiler().empty() ? std::string("no C++ compiler found ($CXX, the build compiler, or c++ on PATH)") : ""; },
+       [] { return msl_emu::make_msl_emu_device(); }},
   };
   return backends;
 }

@@ -96,7 +96,7 @@ int64_t log2_exact(int64_t v) {
 }  // namespace
 
 Emitter::Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts, Dialect dialect)
-    : fn_(fn), opts_(opts), cx_(dialect == Dialect::OpenCL ? "opencl" : "cpu", false, dialect) {}
+    : fn_(fn), opts_(opts), cx_(dialect == Dialect::OpenCL ? "opencl" : dialect == Dialect::MSL ? "metal" : "cpu", false, dialect) {}
 
 // ---- output ----------------------------------------------------------------------------
 
@@ -599,7 +599,7 @@ void Emitter::emit_op(const Op& op) {
 std::string Emitter::render() {
   collect_users(fn_.body);
   analyze_block(fn_.body);
-  may_stream_ = !opencl();
+  may_stream_ = !cl_like();
   ir::walk(const_cast<ir::Block&>(fn_.body), [&](ir::Op& op) {
     if (op.kind == OpKind::AtomicRMW || op.kind == OpKind::AtomicCAS) may_stream_ = false, has_atomics_ = true;
   });
@@ -614,9 +614,14 @@ std::string Emitter::render() {
     std::string ct = ctype(a->type);
     std::string src;
     if (a->type.is_tensor()) {
-      throw frontend::CompileError(fn_.loc, std::string(opencl() ? "opencl" : "cpu") + " backend: kernel parameter " +
+      throw frontend::CompileError(fn_.loc, std::string(cx_.opencl() ? "opencl" : cx_.msl() ? "metal" : "cpu") + " backend: kernel parameter " +
                                                 std::to_string(i) + " is a tensor; only pointers and scalars can be passed");
-    } else if (opencl()) {
+    } else if (cx_.msl()) {  // buffers bound at their offsets: typed pointers; scalars by constant reference
+      const bool b1 = !a->type.is_ptr && a->type.scalar == ir::ScalarType::I1;
+      cl_params.push_back(a->type.is_ptr ? fmt::format("{} a{} [[buffer({})]]", ct, i, i)
+                                         : fmt::format("constant {}& a{} [[buffer({})]]", b1 ? "uchar" : ct, i, i));
+      src = b1 ? fmt::format("(uint8_t)(a{} != 0)", i) : fmt::format("a{}", i);
+    } else if (cl_like()) {
       if (a->type.is_ptr) {
         cl_params.push_back(fmt::format("__global uchar* a{0}_base, ulong a{0}_off", i));
         src = fmt::format("({0})(a{1}_base + a{1}_off)", ct, i);
@@ -647,7 +652,27 @@ std::string Emitter::render() {
 
   std::string tu;
   tu += fmt::format("\n// ---- kernel @{} ----\n", fn_.name);
-  if (opencl()) {  // one work-item per program: the work-group is the program
+  if (cx_.msl()) {  // one thread per program: the threadgroup is the program
+    std::string params;
+    for (size_t i = 0; i < cl_params.size(); ++i) params += cl_params[i] + ", ";
+    if (!failures_.empty())
+      params += fmt::format("device atomic_uint* tr_status [[buffer({})]], ", cl_params.size());
+    tu += fmt::format("kernel void tritium_kernel({}uint3 tr_pid [[threadgroup_position_in_grid]], "
+                      "uint3 tr_npid [[threadgroups_per_grid]]) {{\n", params);
+    tu += "  const int32_t pid0 = (int32_t)tr_pid.x, pid1 = (int32_t)tr_pid.y, pid2 = (int32_t)tr_pid.z;\n"
+          "  const int32_t grid[3] = {(int32_t)tr_npid.x, (int32_t)tr_npid.y, (int32_t)tr_npid.z};\n"
+          "  (void)pid0; (void)pid1; (void)pid2; (void)grid;\n";
+    if (!failures_.empty())
+      tu += fmt::format(
+          "  // a failure at site k (1-based) of the lowest failing program: (linear program id * {0} + k - 1)\n"
+          "  const uint tr_key0 = ((uint)tr_pid.x + (uint)tr_npid.x * ((uint)tr_pid.y + (uint)tr_npid.y * (uint)tr_pid.z)) * {0}u;\n"
+          "  int tr_failed_ = 0;\n",
+          failures_.size());
+    tu += body;
+    tu += "}\n";
+    return tu;
+  }
+  if (cl_like()) {  // one work-item per program: the work-group is the program
     std::string params;
     for (size_t i = 0; i < cl_params.size(); ++i) params += (i ? ", " : "") + cl_params[i];
     if (!failures_.empty()) params += std::string(params.empty() ? "" : ", ") + "__global ulong* tr_status";

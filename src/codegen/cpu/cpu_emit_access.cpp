@@ -278,7 +278,7 @@ struct Prefix {
 }  // namespace
 
 FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const std::string& alias) {
-  if (opencl()) return FastAccess::kNone;  // OpenCL C: the general element loops
+  if (cl_like()) return FastAccess::kNone;  // OpenCL C: the general element loops
   const bool is_load = op.kind == OpKind::Load;
   const Value* ptr = op.operands[0];
   const Value* mask = nullptr;

@@ -89,7 +89,7 @@ void Emitter::emit_for(const Op& op) {
     line("return;");
     close();
   }
-  if (opencl())  // no 128-bit integers: ceil(d / st) as d / st + (d % st != 0)
+  if (cl_like())  // no 128-bit integers: ceil(d / st) as d / st + (d % st != 0)
     line(fmt::format("{0} = ((uint64_t){1} - (uint64_t){2}) / (uint64_t){3} + (((uint64_t){1} - (uint64_t){2}) % "
                      "(uint64_t){3} != 0);",
                      trips, ub, lb, st));
@@ -252,15 +252,17 @@ void Emitter::emit_assert(const Op& op) {
 }
 
 std::string Emitter::fail_stmt(const Failure& f) {
-  if (!opencl())
+  if (!cl_like())
     return fmt::format("host->assert_fail({}, {}, {}, {}, pid0, pid1, pid2);", c_string(f.message), c_string(f.file),
                        f.line, c_string(fn_.name));
   failures_.push_back(f);
+  if (cx_.msl())
+    return fmt::format("if (!tr_failed_) {{ tr_failed_ = 1; tr_fail(tr_status, tr_key0 + {}u); }}", failures_.size() - 1);
   return fmt::format("if (!tr_failed_) {{ tr_failed_ = 1; tr_fail(tr_status, {}); }}", failures_.size());
 }
 
 void Emitter::emit_print(const Op& op) {
-  if (opencl()) refuse(op, "tl.device_print is not lowered by the OpenCL C renderer yet");
+  if (cl_like()) refuse(op, std::string("tl.device_print is not lowered by the ") + cx_.renderer_name() + " yet");
   // One line per operand element, as upstream device_print and the interpreter:
   //   "pid (x, y, z) idx (i, j)<prefix>[(operand k) ]<value>"
   const bool hex = op.attr_int("hex", 0) != 0;

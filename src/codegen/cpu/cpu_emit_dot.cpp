@@ -75,7 +75,7 @@ void Emitter::emit_dot(const Op& op) {
     if (narrow_acc)
       return cast_expr(op, ScalarType::F64, Acc, "",
                        fmt::format("tr_fma_odd((double){}, (double){}[{}], (double){})", x, br, j, to_compute(Acc, acc)));
-    return fmt::format("{}({}, {}[{}], {})", CT == ScalarType::F64 || opencl() ? "fma" : "fmaf", x, br, j, acc);
+    return fmt::format("{}({}, {}[{}], {})", CT == ScalarType::F64 || cl_like() ? "fma" : "fmaf", x, br, j, acc);
   };
   auto operands_at = [&](const std::string& kk, std::string* x, std::string* br) {
     *x = fresh("x");

@@ -25,7 +25,7 @@ void Emitter::emit_load(const Op& op) {
   // OpenCL C: in a kernel with atomics (a lock, a counter other programs advance) every
   // load is volatile, so a value another work-group published is read from memory, not a
   // cache that is not coherent across compute units (NVIDIA's L1).
-  const bool vol = op.attr_int("volatile", 0) != 0 || (opencl() && has_atomics_);
+  const bool vol = op.attr_int("volatile", 0) != 0 || (cl_like() && has_atomics_);
   auto value = [&](const Idx& i) {
     std::string p = elem(ptr, i);
     std::string v = cx_.load(ptr->type, p, vol);
@@ -59,7 +59,7 @@ void Emitter::emit_load(const Op& op) {
   if (!alias.empty()) aliased_loads.push_back(AliasedLoad{alias, n, row_bytes});
   bind(r, alias.empty() ? n : alias, Storage::Array);
   // Used as numbers: decode the block once, in bulk, into its twin (see cpu_emitter.h).
-  if (!opencl() && !r->type.is_ptr && r->type.scalar == ScalarType::F16 && used_as_number(r)) {
+  if (!cl_like() && !r->type.is_ptr && r->type.scalar == ScalarType::F16 && used_as_number(r)) {
     std::string d = fresh("vd");
     line(fmt::format("alignas(64) float {}[{}];", d, r->type.numel()));
     line(fmt::format("tr_h2f_n({}, {}, {});", d, name(r), r->type.numel()));
@@ -68,7 +68,7 @@ void Emitter::emit_load(const Op& op) {
 }
 
 bool Emitter::load_may_alias(const Op& op) const {
-  return !opencl() && op.results[0]->type.rank() == 1 && !op.attr_int("volatile", 0) &&
+  return !cl_like() && op.results[0]->type.rank() == 1 && !op.attr_int("volatile", 0) &&
          op.operands[0]->type.scalar != ScalarType::I1;
 }
 
@@ -121,7 +121,8 @@ void Emitter::assign_per_element(const Value* r, const std::function<void(const 
 }
 
 void Emitter::emit_atomic_rmw(const Op& op) {
-  if (opencl()) return emit_atomic_cl(op);
+  if (cx_.msl()) refuse(op, "atomics are not lowered by the MSL renderer yet");
+  if (cl_like()) return emit_atomic_cl(op);
   const Value* ptr = op.operands[0];
   const Value* val = op.operands[1];
   const Value* mask = op.operands.size() >= 3 ? op.operands[2] : nullptr;
@@ -166,7 +167,8 @@ void Emitter::emit_atomic_rmw(const Op& op) {
 }
 
 void Emitter::emit_atomic_cas(const Op& op) {
-  if (opencl()) return emit_atomic_cl(op);
+  if (cx_.msl()) refuse(op, "atomics are not lowered by the MSL renderer yet");
+  if (cl_like()) return emit_atomic_cl(op);
   const Value* ptr = op.operands[0];
   const Value* cmp = op.operands[1];
   const Value* val = op.operands[2];

@@ -225,13 +225,13 @@ void Emitter::emit_sort(const Op& op) {
     close();
   };
   auto merge = [&](const std::string& stage, const std::string& order) {
-    if (!opencl()) return line(fmt::format("merge_({}, {});", stage, order));
+    if (!cl_like()) return line(fmt::format("merge_({}, {});", stage, order));
     open("");
     line(fmt::format("const int stage_ = {}, order_ = {};", stage, order));
     merge_body();
     close();
   };
-  if (!opencl()) {
+  if (!cl_like()) {
     open("auto merge_ = [&](int stage_, int order_)");
     merge_body();
     close("};");
@@ -248,7 +248,7 @@ void Emitter::emit_sort(const Op& op) {
     line("const int64_t half_ = m_ / 2;");
     open(fmt::format("for (int64_t r_ = 0; r_ < {}; ++r_)", rows));
     open("for (int64_t np_ = 0; np_ < half_; ++np_)");
-    for (const std::string& l : topk_pair_select(S, lk, desc, opencl())) line(l);
+    for (const std::string& l : topk_pair_select(S, lk, desc, cl_like())) line(l);
     close();
     close();
     line(fmt::format("{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", T));

@@ -51,7 +51,7 @@ class Emitter {
   /// OpenCL C: `__kernel void tritium_kernel(...)` taking each pointer parameter as
   /// (__global uchar* base, ulong byte offset) and each scalar by value.
   std::string render();
-  bool opencl() const { return cx_.opencl(); }
+  bool cl_like() const { return cx_.cl_like(); }
 
   // ---- output (cpu_codegen.cpp) --------------------------------------------------------
   /// Appends one indented line.
@@ -77,7 +77,7 @@ class Emitter {
     return cx_.tcall(f, t, args);
   }
   /// A local array declaration's alignment (`alignas(64) `; "" in OpenCL C).
-  const char* align() const { return opencl() ? "" : "alignas(64) "; }
+  const char* align() const { return cl_like() ? "" : "alignas(64) "; }
   std::string cast_expr(const ir::Op& op, ir::ScalarType from, ir::ScalarType to, const std::string& rounding,
                         const std::string& x, const std::string& xc = "") const {
     return cx_.cast_expr(op, from, to, rounding, x, xc);

@@ -51,4 +51,10 @@ OpenCLProgram render_opencl_program(const ir::Module& m, const runtime::CodegenO
 /// The OpenCL C prelude embedded at the top of every program.
 const char* opencl_prelude();
 
+/// The part of the OpenCL C prelude the MSL prelude shares (codegen/metal): the integer
+/// helpers (tr_add_int32_t, ...; 64-bit mulhi through TR_MULHI64(a, b)) and the float
+/// min / max helpers' macro TR_FLOAT_HELPERS(F, U) with its float instance. It needs the
+/// int8_t..uint64_t / uchar..ulong types, TR_INLINE, as_float / as_uint, clz and popcount.
+const char* cl_typed_helpers_text();
+
 }  // namespace tritium::codegen

@@ -53,8 +53,12 @@ typedef ulong uint64_t;
 #define TR_NEXTAFTERF(x, y) nextafter(x, y)
 #define TR_CLZ64(x) ((int)clz((ulong)(x)))
 #define TR_U64(c) c##UL
+#define TR_MULHI64(a, b) mul_hi(a, b)
 
-// ---- integers: the C++ prelude's templates, one set per type ------------------------------
+)TRCL";
+
+// OpenCL C and MSL alike: the C++ prelude's templates, one copy per element type.
+const char* const kTyped = R"TRCL(// ---- integers: the C++ prelude's templates, one set per type ------------------------------
 // T: the type; U: unsigned, at least 32 bits; S: signed; B: bits; UB: bits of U; M: the mask
 // of B bits in U. Same definitions as scalar_prelude.cpp (wrap-around through U; x / 0 = -1,
 // x % 0 = x, MIN / -1 = MIN, MIN % -1 = 0; shift amounts read as unsigned, >= B gives 0 or
@@ -106,8 +110,8 @@ TR_MULHI_NARROW(int16_t, 16)
 TR_MULHI_NARROW(uint16_t, 16)
 TR_MULHI_NARROW(int32_t, 32)
 TR_MULHI_NARROW(uint32_t, 32)
-TR_INLINE int64_t tr_mulhi_int64_t(int64_t a, int64_t b) { return (int64_t)mul_hi((ulong)a, (ulong)b); }
-TR_INLINE uint64_t tr_mulhi_uint64_t(uint64_t a, uint64_t b) { return mul_hi(a, b); }
+TR_INLINE int64_t tr_mulhi_int64_t(int64_t a, int64_t b) { return (int64_t)TR_MULHI64((ulong)a, (ulong)b); }
+TR_INLINE uint64_t tr_mulhi_uint64_t(uint64_t a, uint64_t b) { return TR_MULHI64(a, b); }
 
 // ---- floats: min / max (scalar_prelude.cpp: the non-NaN operand wins, or with _nan the
 // first NaN; min(-0, +0) = -0, max(-0, +0) = +0) --------------------------------------------
@@ -123,7 +127,9 @@ TR_INLINE uint64_t tr_mulhi_uint64_t(uint64_t a, uint64_t b) { return mul_hi(a, 
   TR_INLINE F tr_fmin_nan_##F(F a, F b) { return (a != a) ? a : (b != b) ? b : tr_fmin_##F(a, b); } \
   TR_INLINE F tr_fmax_nan_##F(F a, F b) { return (a != a) ? a : (b != b) ? b : tr_fmax_##F(a, b); }
 TR_FLOAT_HELPERS(float, uint)
-TR_FLOAT_HELPERS(double, ulong)
+)TRCL";
+
+const char* const kClRest = R"TRCL(TR_FLOAT_HELPERS(double, ulong)
 
 // ---- private memory: what the CPU renderer's text calls memcpy / memset -------------------
 TR_INLINE void tr_copy_bytes(void* d, const void* s, ulong n) {
@@ -199,8 +205,10 @@ TR_F2I(uint64_t, 0.0, 0x1p64, (uint64_t)0, (uint64_t)0xffffffffffffffffUL)
 
 }  // namespace
 
+const char* cl_typed_helpers_text() { return kTyped; }
+
 const char* opencl_prelude() {
-  static const std::string text = std::string(kHead) + scalar_prelude_shared_text() + kF2i + cpu::tmath_text() +
+  static const std::string text = std::string(kHead) + kTyped + kClRest + scalar_prelude_shared_text() + kF2i + cpu::tmath_text() +
                                   "// ---- end of OpenCL C prelude ------------------------------------------------------\n";
   return text.c_str();
 }

@@ -136,9 +136,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, const fs::path& 
   return r;
 }
 
-void compile_shared_object(const fs::path& source, const fs::path& output, bool portable) {
+void compile_shared_object(const fs::path& source, const fs::path& output, bool portable,
+                           const std::vector<std::string>& extra_flags) {
   std::vector<std::string> argv = compiler_command();
   for (auto& f : kernel_flags(portable)) argv.push_back(f);
+  for (auto& f : extra_flags) argv.push_back(f);
   argv.push_back("-o");
   argv.push_back(output.string());
   argv.push_back(source.string());

@@ -43,9 +43,10 @@ struct ProcessResult {
 /// file `log`. Throws std::runtime_error when the program cannot be started.
 ProcessResult run_process(const std::vector<std::string>& argv, const std::filesystem::path& log);
 
-/// Compiles the C++ file `source` into the shared object `output`. On failure throws
-/// std::runtime_error with the command, the compiler's messages and the source path.
+/// Compiles the C++ file `source` into the shared object `output` (kernel_flags, then
+/// `extra_flags`, e.g. msl-emu's include path). On failure throws std::runtime_error with the
+/// command, the compiler's messages and the source path.
 void compile_shared_object(const std::filesystem::path& source, const std::filesystem::path& output,
-                           bool portable);
+                           bool portable, const std::vector<std::string>& extra_flags = {});
 
 }  // namespace tritium::runtime::cpu
