@@ -283,7 +283,12 @@ std::string CExpr::cast_expr(const Op& op, ScalarType from, ScalarType to, const
   if (ir::is_int(from)) {  // int -> float, correctly rounded
     const int bits = ir::bitwidth(from);
     if (to == ScalarType::F32 || to == ScalarType::F64) return fmt::format("({})({})", T, x);
-    if (msl() && (bits > 16 || ir::is_fp8(to)))
+    if (msl() && to == ScalarType::F16)  // exact below 2^24; from 2^24 up fp16 overflows either way
+      return "tr_f2h((float)(" + x + "))";
+    if (msl() && to == ScalarType::BF16)  // rounded to odd in 24 bits, then once to bf16
+      return ir::is_signed_int(from) ? "tr_f2bf(tr_i64_odd_f((int64_t)(" + x + ")))"
+                                     : "tr_f2bf(tr_u64_odd_f((uint64_t)(" + x + ")))";
+    if (msl() && ir::is_fp8(to))
       refuse(op, "a cast from " + std::string(ir::name(from)) + " to " + std::string(ir::name(to)) +
                      " is not lowered by the MSL renderer yet (its exact rounding goes through fp64, which Metal lacks)");
     std::string d;  // the value as a double, exact or rounded to odd

@@ -87,7 +87,28 @@ Result Case::run(const tritium::Grid& grid) {
   }
   cuda_check(grid, a);
   opencl_check(grid, a);
+  msl_emu_check(grid, a);
   return a;
+}
+
+void Case::msl_emu_check(const tritium::Grid& grid, const Result& ref) {
+  Result r;
+  try {
+    r = run_on("msl-emu", grid);
+  } catch (const tritium::CompileError& e) {
+    const std::string what = e.what();
+    if (what.find("not lowered by the MSL renderer yet") == std::string::npos &&
+        what.find("Metal has no double") == std::string::npos)
+      throw;
+    std::fprintf(stderr, "[msl-emu skipped] %s: %s\n", kernel_.c_str(), e.what());
+    return;
+  }
+  for (size_t i = 0; i < ref.bytes.size(); ++i) {
+    if (ref.bytes[i] == r.bytes[i]) continue;
+    size_t first = 0;
+    while (first < ref.bytes[i].size() && first < r.bytes[i].size() && ref.bytes[i][first] == r.bytes[i][first]) ++first;
+    ADD_FAILURE() << kernel_ << ": interp and msl-emu outputs differ in argument " << i << " at byte " << first;
+  }
 }
 
 namespace {

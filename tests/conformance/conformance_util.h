@@ -28,6 +28,13 @@
 // renderer refuses as "not lowered ... yet" (atomics, device_print) skip that run, loudly
 // in the test log; any other refusal, build error or difference fails the case.
 //
+// The msl-emu backend always joins: every case is also rendered as Metal shading language,
+// compiled as C++ against tritium's emulated <metal_stdlib> and run on the CPU with the
+// case's own options, and must give the interpreter's bits exactly (the emulator's math
+// library is the interpreter's). What the MSL renderer refuses as "not lowered by the MSL
+// renderer yet", and fp64 ("Metal has no double"), skips that run, loudly in the test log;
+// any other refusal, build error or difference fails the case.
+//
 //   Case c(kSrc, "kernel", "*fp32, *fp32, i32, 128");
 //   c.in(x).out<float>(n).scalar(n);           // arguments in parameter order
 //   auto r = c.run({1});                        // grid
@@ -155,6 +162,9 @@ class Case {
   /// Runs on the opencl backend (portable numerics) where a device is present and compares
   /// with `ref` (see the file comment).
   void opencl_check(const tritium::Grid& grid, const Result& ref);
+  /// Runs on the msl-emu backend (the case's own options) and requires the interpreter's
+  /// bits (see the file comment).
+  void msl_emu_check(const tritium::Grid& grid, const Result& ref);
   std::string source_, kernel_, signature_;
   tritium::CompileOptions opts_;
   std::vector<Param> params_;

@@ -66,6 +66,18 @@ TR_INLINE void tr_fill_bytes(thread void* d, int v, ulong n) {
 // program id * sites + site - 1) if smaller, so the lowest program's first failure is left.
 #define tr_fail(status, key) atomic_fetch_min_explicit((status), (uint)(key), memory_order_relaxed)
 
+// 64-bit integers to float, rounded to odd (exact below 2^24): a following round-to-nearest
+// into bf16 (8 significant bits) is then the single correct rounding of the integer (the
+// C++ prelude's tr_u64_odd / tr_i64_odd do the same through double).
+TR_INLINE float tr_u64_odd_f(ulong m) {
+  if (m < (1UL << 24)) return (float)m;
+  const int sh = 40 - (int)clz(m);  // significant bits - 24
+  ulong q = m >> sh;
+  if ((m & ((1UL << sh) - 1)) != 0) q |= 1;
+  return (float)q * as_type<float>((uint)(127 + sh) << 23);  // exact: q has 24 bits
+}
+TR_INLINE float tr_i64_odd_f(long x) { return x < 0 ? -tr_u64_odd_f((ulong)0 - (ulong)x) : tr_u64_odd_f((ulong)x); }
+
 // Float to integer: truncate toward zero, saturate to the type's range, NaN -> 0. (The
 // source is a float here: fp64 is refused, and fp32 converts to double exactly, so these
 // give the C++ prelude's results.)
