@@ -1,0 +1,214 @@
+// The MSL renderer (src/codegen/metal) and the msl-emu backend that runs its text on the
+// CPU: the program's shape (a Metal kernel with buffer-bound parameters, no C++ templates,
+// no double anywhere, no floating literal that C++ would read as a double), run-time
+// failures reported with the lowest failing program's coordinates on 1-D and 3-D grids,
+// the loud refusals (fp64, atomics, functions the Metal library lacks, integers made into
+// pointers) at their source locations, and the emulated <metal_stdlib>'s poisoning of double.
+// Numerics are checked by the conformance suite, which runs every case on msl-emu against
+// the interpreter bit for bit (tests/conformance/conformance_util.h).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <algorithm>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "codegen/metal/msl_codegen.h"
+#include "codegen/metal/msl_emu.h"
+#include "runtime/cpu/compiler.h"
+#include "tritium/tritium.h"
+
+namespace {
+
+const char* kSrc = R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def steps(out, n, bad_from):
+    pid = tl.program_id(0)
+    step = tl.where(pid >= bad_from, 0, 1)
+    acc = 0
+    for i in range(0, n, step):
+        acc += i
+    tl.store(out + pid, acc)
+
+
+@triton.jit
+def checked3d(x, out):
+    lin = tl.program_id(0) + tl.num_programs(0) * (tl.program_id(1) + tl.num_programs(1) * tl.program_id(2))
+    v = tl.load(x + lin)
+    tl.device_assert(v > 0, "v must be positive")
+    tl.store(out + lin, v * 2.0)
+
+
+@triton.jit
+def wide(x, out):
+    tl.store(out, tl.load(x) * 2.0)
+
+
+@triton.jit
+def adds(x, out):
+    tl.atomic_add(out, tl.load(x))
+
+
+@triton.jit
+def gelu(x, out):
+    v = tl.load(x)
+    tl.store(out, 0.5 * v * (1.0 + tl.math.erf(v * 0.7071067811865476)))
+
+
+@triton.jit
+def via_pointer_array(ptrs, out):
+    p = tl.load(ptrs).to(tl.pointer_type(tl.float32))
+    tl.store(out, tl.load(p))
+
+
+@triton.jit
+def copy(x, out):
+    tl.store(out, tl.load(x))
+)";
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The text without comments (so words in them do not count).
+std::string code_of(const std::string& s) { return std::regex_replace(s, std::regex("//[^\n]*"), ""); }
+
+tritium::Kernel kernel(const char* name) { return tritium::Module::from_string(kSrc, "k.py").kernel(name); }
+
+TEST(MslCodegen, ProgramShape) {
+  auto dev = tritium::Device::get("msl-emu");
+  const std::string s = kernel("steps").compile(dev, "*i32, i32, i32").source();
+  const std::string code = code_of(s);
+  EXPECT_NE(code.find("#include <metal_stdlib>"), std::string::npos);
+  EXPECT_EQ(code.find("#include <metal_stdlib>"), code.rfind("#include"));  // Metal's library, nothing else
+  EXPECT_NE(s.find("kernel void tritium_kernel(device int32_t* a0 [[buffer(0)]], constant int32_t& a1 [[buffer(1)]], "
+                   "constant int32_t& a2 [[buffer(2)]], device atomic_uint* tr_status [[buffer(3)]], "
+                   "uint3 tr_pid [[threadgroup_position_in_grid]], uint3 tr_npid [[threadgroups_per_grid]])"),
+            std::string::npos)
+      << s.substr(s.find("kernel void"), 300);
+  // The lines Metal compiles: the conditional blocks evaluated as Metal's preprocessor does
+  // (TR_NO_F64 and __METAL_VERSION__ defined, __CUDA_ARCH__ and __OPENCL_VERSION__ not).
+  std::string live;
+  std::vector<bool> active;  // one entry per open #if
+  auto on = [&] { return std::find(active.begin(), active.end(), false) == active.end(); };
+  std::istringstream in(code);
+  for (std::string l; std::getline(in, l);) {
+    if (l.rfind("#if", 0) == 0) {
+      if (l.rfind("#ifndef TR_NO_F64", 0) == 0 || l.rfind("#ifdef __CUDA_ARCH__", 0) == 0) active.push_back(false);
+      else if (l.rfind("#ifndef __CUDA_ARCH__", 0) == 0 || l.find("defined(__METAL_VERSION__)") != std::string::npos)
+        active.push_back(true);
+      else if (l.rfind("#ifndef TR_INLINE", 0) == 0) active.push_back(false);  // the prelude defines TR_INLINE
+      else ADD_FAILURE() << "a conditional this test does not know: " << l;
+    } else if (l.rfind("#else", 0) == 0 && !active.empty()) {
+      active.back() = !active.back();
+    } else if (l.rfind("#endif", 0) == 0 && !active.empty()) {
+      active.pop_back();
+    } else if (on()) {
+      live += l + "\n";
+    }
+  }
+  EXPECT_TRUE(active.empty());
+  EXPECT_EQ(live.find("template <"), std::string::npos);  // no C++ of the cpu prelude
+  EXPECT_EQ(live.find("__global"), std::string::npos);
+  EXPECT_EQ(live.find("__builtin"), std::string::npos);
+  // No double, and no floating literal without an f suffix (C++ would compute in double
+  // where Metal computes in float).
+  EXPECT_FALSE(std::regex_search(live, std::regex("\\bdouble\\b")));
+  std::smatch m;
+  const std::regex literal("[^\\w.](\\d+\\.\\d*(e[+-]?\\d+)?|0x[0-9a-f]+(\\.[0-9a-f]*)?p[+-]?\\d+)(?![\\w.])",
+                           std::regex::icase);
+  EXPECT_FALSE(std::regex_search(live, m, literal)) << "unsuffixed floating literal: " << m.str(1);
+}
+
+TEST(MslCodegen, NonPositiveStepFailsNamingTheLowestProgram) {
+  auto dev = tritium::Device::get("msl-emu");
+  auto k = kernel("steps").compile(dev, "*i32, i32, i32");
+  const int n = 37;
+  std::vector<int32_t> poison(64, -77);
+  auto out = dev.upload(poison.data(), poison.size() * 4);
+  k.launch({64}, {tritium::Arg(out), tritium::Arg(int64_t{n}), tritium::Arg(int64_t{100})});  // no program fails
+  std::vector<int32_t> got(64);
+  out.copy_to_host(got.data(), 256);
+  for (int p = 0; p < 64; ++p) EXPECT_EQ(got[p], n * (n - 1) / 2) << p;
+  const std::string msg = message_of([&] {
+    k.launch({64}, {tritium::Arg(out), tritium::Arg(int64_t{n}), tritium::Arg(int64_t{21})});  // programs 21.. fail
+  });
+  EXPECT_NE(msg.find("for loop step must be positive at run time at k.py:10"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("in steps, program (21, 0, 0)"), std::string::npos) << msg;
+  // The status word is reset per launch: a clean launch afterwards does not raise.
+  EXPECT_EQ(message_of([&] { k.launch({64}, {tritium::Arg(out), tritium::Arg(int64_t{n}), tritium::Arg(int64_t{64})}); }),
+            "");
+}
+
+TEST(MslCodegen, DeviceAssertOnAThreeDimensionalGrid) {
+  auto dev = tritium::Device::get("msl-emu");
+  tritium::CompileOptions debug;
+  debug.debug = true;
+  auto k = kernel("checked3d").compile(dev, "*fp32, *fp32", debug);
+  const int gx = 4, gy = 3, gz = 2, n = gx * gy * gz;
+  std::vector<float> x(n), poison(n, -99.0f);
+  for (int i = 0; i < n; ++i) x[i] = 1.0f + static_cast<float>(i);
+  x[17] = -1.0f, x[22] = -2.0f;  // linear 17 = (1, 1, 1), the lowest failing program
+  auto xb = dev.upload(x.data(), n * 4), ob = dev.upload(poison.data(), n * 4);
+  const std::string msg = message_of([&] { k.launch({gx, gy, gz}, {tritium::Arg(xb), tritium::Arg(ob)}); });
+  EXPECT_NE(msg.find("device_assert failed: v must be positive at k.py:19 in checked3d, program (1, 1, 1)"),
+            std::string::npos)
+      << msg;
+  std::vector<float> got(n);
+  ob.copy_to_host(got.data(), n * 4);
+  for (int i = 0; i < n; ++i) EXPECT_EQ(got[i], 2.0f * x[i]) << i;  // every program ran, each on its own element
+}
+
+void expect_refused(const char* name, const char* sig, const std::string& where, const std::string& why) {
+  auto dev = tritium::Device::get("msl-emu");
+  try {
+    kernel(name).compile(dev, sig);
+    FAIL() << name << " must be refused";
+  } catch (const tritium::CompileError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find(where), std::string::npos) << m;
+    EXPECT_NE(m.find("metal backend:"), std::string::npos) << m;
+    EXPECT_NE(m.find(why), std::string::npos) << m;
+  }
+}
+
+TEST(MslCodegen, RefusalsNameTheConstructAndItsLocation) {
+  expect_refused("wide", "*fp64, *fp64", "k.py:23:", "Metal has no double");
+  expect_refused("copy", "*fp8e4nv, *fp8e4nv", "k.py:4", "fp8 values are not lowered by the MSL renderer yet");
+  expect_refused("adds", "*fp32, *fp32", "k.py:30:5", "atomics are not lowered by the MSL renderer yet");
+  expect_refused("gelu", "*fp32, *fp32", "k.py:36:", "the Metal standard library has no erf");
+  expect_refused("via_pointer_array", "*i64, *fp32", "k.py:41:", "integer turned into a pointer");
+}
+
+// The emulated <metal_stdlib> poisons double: a program using it fails in the emulator as
+// it would on Metal (and a program without it compiles).
+TEST(MslEmu, DoubleIsPoisoned) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("tritium_msl_poison_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "metal_stdlib") << tritium::codegen::msl_emu_stdlib();
+  auto build = [&](const std::string& body) {
+    std::ofstream(dir / "t.cpp") << "#include <metal_stdlib>\nusing namespace metal;\n" << body;
+    return message_of([&] {
+      tritium::runtime::cpu::compile_shared_object(dir / "t.cpp", dir / "t.so", false, {"-I" + dir.string()});
+    });
+  };
+  EXPECT_EQ(build("float f(float x) { return fma(x, x, 1.0f); }\n"), "");
+  const std::string m = build("float f(float x) { double y = x; return (float)y; }\n");
+  EXPECT_NE(m.find("poisoned"), std::string::npos) << m;
+  fs::remove_all(dir);
+}
+
+}  // namespace
