@@ -80,7 +80,7 @@ void declare_compile(CLI::App& cmd, CompileArgs& a) {
 int run_compile(const CompileArgs& a) {
   if (a.file.empty()) return usage("no input file (tritium compile FILE.py --kernel NAME --signature SIG)");
   if (a.emit != "ir" && a.emit != "cpp" && a.emit != "cuda" && a.emit != "opencl" && a.emit != "msl") {
-    if (a.emit == "ptx" || a.emit == "msl")
+    if (a.emit == "ptx")
       return usage(fmt::format("--emit {} is not available yet: its backend is not built (see tritium doctor)", a.emit));
     return usage(fmt::format("unknown --emit value '{}' (expected ir, cpp, cuda, opencl or msl)", a.emit));
   }

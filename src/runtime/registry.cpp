@@ -66,7 +66,10 @@ const std::vector<Backend>& table() {
                  "OpenCL compiler through the ICD loader",
        [] { return opencl::unavailable_reason(); }, [] { return opencl::make_opencl_device(); }},
       {"metal", "Apple GPUs through Metal",
-       [] { return std::string("not built yet: the Metal backend is a later issue (and needs an Apple platform)"); },
+       [] {
+         return std::string("the Metal runtime (metal-cpp, Apple platforms only) is not built yet; its MSL renderer runs "
+                            "in the msl-emu backend (tritium compile --emit msl)");
+       },
        nullptr},
       {"msl-emu", "the Metal shading language tritium emits, compiled as C++ against an emulated <metal_stdlib> "
                   "and run on the CPU, one thread per threadgroup (tests the Metal path without Apple hardware)",

@@ -31,11 +31,12 @@ TEST(ApiRegistry, ListsEveryBackendInOrder) {
   // (tests/unit/runtime/cuda_api_test.cpp checks the reasons).
   if (auto cuda = tritium::runtime::backend_status("cuda"); !cuda.available)
     EXPECT_FALSE(cuda.reason.empty());
-  for (const char* later : {"metal", "msl-emu"}) {
-    auto s = tritium::runtime::backend_status(later);
-    EXPECT_FALSE(s.available) << later;
-    EXPECT_NE(s.reason.find("not built yet"), std::string::npos) << s.reason;
-  }
+  // metal: the runtime is not built yet (and needs an Apple platform); msl-emu, which runs
+  // the metal renderer's text on the CPU, is available wherever a C++ compiler is.
+  auto metal = tritium::runtime::backend_status("metal");
+  EXPECT_FALSE(metal.available);
+  EXPECT_NE(metal.reason.find("is not built yet"), std::string::npos) << metal.reason;
+  EXPECT_EQ(tritium::runtime::backend_status("msl-emu").available, !tritium::runtime::find_cxx_compiler().empty());
   // opencl: available where the ICD loader finds a device (PoCL on CI: scripts/test sets
   // TRITIUM_REQUIRE_OPENCL=1), else the loader's reason.
   auto cl = tritium::runtime::backend_status("opencl");
@@ -51,7 +52,7 @@ TEST(ApiRegistry, UnknownAndUnavailableBackendsThrow) {
     tritium::runtime::create_device("metal");
     FAIL();
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("backend 'metal' is unavailable: not built yet"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("backend 'metal' is unavailable: the Metal runtime"), std::string::npos)
         << e.what();
   }
   try {

@@ -238,9 +238,12 @@ TEST(Cli, SignatureMismatchNamesTheParameter) {
 
 TEST(Cli, BadOptionValues) {
   std::string base = "compile '" + kernel_file() + "' -k add_kernel " + kAddSig;
-  Result emit = run(base + " --emit msl");
+  Result emit = run(base + " --emit ptx");
   EXPECT_EQ(emit.status, 2);
-  EXPECT_TRUE(contains(emit.err, "--emit msl is not available yet")) << emit.err;
+  EXPECT_TRUE(contains(emit.err, "--emit ptx is not available yet")) << emit.err;
+  Result msl = run(base + " --emit msl");  // rendered, then compiled and loaded by msl-emu
+  EXPECT_EQ(msl.status, 0) << msl.err;
+  EXPECT_TRUE(contains(msl.out, "kernel void tritium_kernel(device float* a0 [[buffer(0)]]")) << msl.out.substr(0, 400);
   if (tritium::runtime::backend_status("opencl").available) {  // rendered and built by the device
     Result cl = run(base + " --emit opencl");
     EXPECT_EQ(cl.status, 0) << cl.err;
