@@ -68,7 +68,7 @@ void Emitter::emit_dot(const Op& op) {
   if (B > 1) open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", bi, B));
   std::string boff = B > 1 ? bi : "0";
   open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", i, M));
-  line(fmt::format("{}* __restrict {} = {} + ({}*{} + {})*{};", acc_t, cr, res, boff, M, i, N));
+  line(fmt::format("{}{}* {}{} = {} + ({}*{} + {})*{};", priv(), acc_t, restrict_kw(), cr, res, boff, M, i, N));
   // One step k of the chain for element j, given the a value x and the b row br.
   auto step = [&](const std::string& x, const std::string& br, const std::string& acc) -> std::string {
     if (!fl) return tcall("tr_add", ct, acc + ", " + tcall("tr_mul", ct, fmt::format("{}, {}[{}]", x, br, j)));
@@ -81,7 +81,7 @@ void Emitter::emit_dot(const Op& op) {
     *x = fresh("x");
     *br = fresh("br");
     line(fmt::format("const {} {} = {}[({}*{} + {})*{} + {}];", ct, *x, da, boff, M, i, K, kk));
-    line(fmt::format("const {}* __restrict {} = {} + ({}*{} + {})*{};", ct, *br, db, boff, K, kk, N));
+    line(fmt::format("{}const {}* {}{} = {} + ({}*{} + {})*{};", priv(), ct, restrict_kw(), *br, db, boff, K, kk, N));
   };
   // Four k steps per pass over the row (fp32 / fp64): the accumulator stays in registers
   // across them and the per-element order is still k ascending.

@@ -207,7 +207,7 @@ void Emitter::emit_sort(const Op& op) {
   const std::string out = declare_array(r->type, "v");
   auto cv = [&](const std::string& e) { return to_compute(S, e); };
   open("");
-  line(fmt::format("{0}* cur_ = {1}; {0}* nxt_ = {2}; int64_t m_ = {3};", T, a, t, n));
+  line(fmt::format("{4}{0}* cur_ = {1}; {4}{0}* nxt_ = {2}; int64_t m_ = {3};", T, a, t, n, priv()));
   // One bitonic merge of `stage_` levels in order `order_` (0 ascending, 1 descending, 2
   // alternating by block): a lambda in C++; written out at each use in OpenCL C.
   auto merge_body = [&] {
@@ -221,7 +221,7 @@ void Emitter::emit_sort(const Op& op) {
     line("nxt_[r_ * m_ + p_] = (gt_ != (f_ != right_)) ? cur_[r_ * m_ + q_] : cur_[r_ * m_ + p_];");
     close();
     close();
-    line(fmt::format("{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", T));
+    line(fmt::format("{}{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", priv(), T));
     close();
   };
   auto merge = [&](const std::string& stage, const std::string& order) {
@@ -251,7 +251,7 @@ void Emitter::emit_sort(const Op& op) {
     for (const std::string& l : topk_pair_select(S, lk, desc, cl_like())) line(l);
     close();
     close();
-    line(fmt::format("{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", T));
+    line(fmt::format("{}{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", priv(), T));
     line("m_ = half_;");
     merge(std::to_string(lk), fmt::format("s_ < {} ? 2 : {}", levels, desc ? 1 : 0));
     close();

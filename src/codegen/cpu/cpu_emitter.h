@@ -78,6 +78,11 @@ class Emitter {
   }
   /// A local array declaration's alignment (`alignas(64) `; "" in OpenCL C).
   const char* align() const { return cl_like() ? "" : "alignas(64) "; }
+  /// The address space of a pointer into a program's own arrays ("thread " in MSL, which
+  /// requires one on every pointer; nothing elsewhere) and the no-alias qualifier (none in
+  /// MSL).
+  const char* priv() const { return cx_.msl() ? "thread " : ""; }
+  const char* restrict_kw() const { return cx_.msl() ? "" : "__restrict "; }
   std::string cast_expr(const ir::Op& op, ir::ScalarType from, ir::ScalarType to, const std::string& rounding,
                         const std::string& x, const std::string& xc = "") const {
     return cx_.cast_expr(op, from, to, rounding, x, xc);

@@ -19,6 +19,10 @@ namespace {
 const char* const kHead = R"TRMSL(// ---- tritium MSL prelude -----------------------------------------------------------
 #include <metal_stdlib>
 using namespace metal;
+// No contraction, no fast math (MSL 3.2's pragmas; the launcher also compiles with fast math
+// off, as older Metal versions ignore them).
+#pragma METAL fp math_mode(safe)
+#pragma METAL fp contract(off)
 #define TR_NO_F64 1
 #define TR_INLINE static inline
 #define TR_SLOW static

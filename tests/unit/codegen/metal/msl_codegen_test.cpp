@@ -71,6 +71,15 @@ def via_pointer_array(ptrs, out):
 @triton.jit
 def copy(x, out):
     tl.store(out, tl.load(x))
+
+
+@triton.jit
+def sorted_log_dot(x, a, b, out, o2):
+    i = tl.arange(0, 16)
+    v = tl.sort(tl.load(x + i), 0)
+    tl.store(out + i, tl.log(tl.abs(v) + 1.0))
+    ab = tl.dot(tl.load(a + i[:, None] * 16 + i[None, :]), tl.load(b + i[:, None] * 16 + i[None, :]))
+    tl.store(o2 + i[:, None] * 16 + i[None, :], ab)
 )";
 
 std::string message_of(const std::function<void()>& f) {
@@ -85,6 +94,49 @@ std::string message_of(const std::function<void()>& f) {
 // The text without comments (so words in them do not count).
 std::string code_of(const std::string& s) { return std::regex_replace(s, std::regex("//[^\n]*"), ""); }
 
+// The lines of an MSL text that Metal compiles: its conditional blocks evaluated as Metal's
+// preprocessor does (TR_NO_F64 and __METAL_VERSION__ defined, __CUDA_ARCH__ and
+// __OPENCL_VERSION__ not).
+std::string live_text(const std::string& code) {
+  std::string live;
+  std::vector<bool> active;  // one entry per open #if
+  auto on = [&] { return std::find(active.begin(), active.end(), false) == active.end(); };
+  std::istringstream in(code);
+  for (std::string l; std::getline(in, l);) {
+    if (l.rfind("#if", 0) == 0) {
+      if (l.rfind("#ifndef TR_NO_F64", 0) == 0 || l.rfind("#ifdef __CUDA_ARCH__", 0) == 0) active.push_back(false);
+      else if (l.rfind("#ifndef __CUDA_ARCH__", 0) == 0 || l.rfind("#ifdef __METAL_VERSION__", 0) == 0 ||
+               l.find("defined(__METAL_VERSION__)") != std::string::npos)
+        active.push_back(true);
+      else if (l.rfind("#ifndef TR_INLINE", 0) == 0) active.push_back(false);  // the prelude defines TR_INLINE
+      else ADD_FAILURE() << "a conditional this test does not know: " << l;
+    } else if (l.rfind("#else", 0) == 0 && !active.empty()) {
+      active.back() = !active.back();
+    } else if (l.rfind("#endif", 0) == 0 && !active.empty()) {
+      active.pop_back();
+    } else if (on()) {
+      live += l + "\n";
+    }
+  }
+  EXPECT_TRUE(active.empty());
+  return live;
+}
+
+// Every pointer type in `live` names its address space, as MSL requires ("pointer type must
+// have explicit address space qualifier"): returns the declarations that do not.
+std::vector<std::string> unqualified_pointers(const std::string& live) {
+  static const std::regex ptr(
+      "(\\w+\\s+|[(,]\\s*|\\n\\s*)(const\\s+)?(float|half|char|uchar|short|ushort|int|uint|long|ulong|void|bool|"
+      "u?int(8|16|32|64)_t|atomic_uint)\\s*\\*");
+  std::vector<std::string> bad;
+  for (std::sregex_iterator it(live.begin(), live.end(), ptr), end; it != end; ++it) {
+    std::string q = (*it)[1].str();
+    q.erase(std::remove_if(q.begin(), q.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }), q.end());
+    if (q != "device" && q != "thread" && q != "constant" && q != "threadgroup" && q != "TR_M_THREAD") bad.push_back(it->str());
+  }
+  return bad;
+}
+
 tritium::Kernel kernel(const char* name) { return tritium::Module::from_string(kSrc, "k.py").kernel(name); }
 
 TEST(MslCodegen, ProgramShape) {
@@ -98,28 +150,7 @@ TEST(MslCodegen, ProgramShape) {
                    "uint3 tr_pid [[threadgroup_position_in_grid]], uint3 tr_npid [[threadgroups_per_grid]])"),
             std::string::npos)
       << s.substr(s.find("kernel void"), 300);
-  // The lines Metal compiles: the conditional blocks evaluated as Metal's preprocessor does
-  // (TR_NO_F64 and __METAL_VERSION__ defined, __CUDA_ARCH__ and __OPENCL_VERSION__ not).
-  std::string live;
-  std::vector<bool> active;  // one entry per open #if
-  auto on = [&] { return std::find(active.begin(), active.end(), false) == active.end(); };
-  std::istringstream in(code);
-  for (std::string l; std::getline(in, l);) {
-    if (l.rfind("#if", 0) == 0) {
-      if (l.rfind("#ifndef TR_NO_F64", 0) == 0 || l.rfind("#ifdef __CUDA_ARCH__", 0) == 0) active.push_back(false);
-      else if (l.rfind("#ifndef __CUDA_ARCH__", 0) == 0 || l.find("defined(__METAL_VERSION__)") != std::string::npos)
-        active.push_back(true);
-      else if (l.rfind("#ifndef TR_INLINE", 0) == 0) active.push_back(false);  // the prelude defines TR_INLINE
-      else ADD_FAILURE() << "a conditional this test does not know: " << l;
-    } else if (l.rfind("#else", 0) == 0 && !active.empty()) {
-      active.back() = !active.back();
-    } else if (l.rfind("#endif", 0) == 0 && !active.empty()) {
-      active.pop_back();
-    } else if (on()) {
-      live += l + "\n";
-    }
-  }
-  EXPECT_TRUE(active.empty());
+  const std::string live = live_text(code);
   EXPECT_EQ(live.find("template <"), std::string::npos);  // no C++ of the cpu prelude
   EXPECT_EQ(live.find("__global"), std::string::npos);
   EXPECT_EQ(live.find("__builtin"), std::string::npos);
@@ -130,6 +161,17 @@ TEST(MslCodegen, ProgramShape) {
   const std::regex literal("[^\\w.](\\d+\\.\\d*(e[+-]?\\d+)?|0x[0-9a-f]+(\\.[0-9a-f]*)?p[+-]?\\d+)(?![\\w.])",
                            std::regex::icase);
   EXPECT_FALSE(std::regex_search(live, m, literal)) << "unsuffixed floating literal: " << m.str(1);
+}
+
+// Sort (its ping-pong buffers), dot (its row pointers) and log (tmath's out-parameters) use
+// pointers into thread memory: each must say so.
+TEST(MslCodegen, EveryPointerNamesItsAddressSpace) {
+  auto dev = tritium::Device::get("msl-emu");
+  const std::string s = kernel("sorted_log_dot").compile(dev, "*fp32, *fp16, *fp16, *fp32, *fp32").source();
+  const std::vector<std::string> bad = unqualified_pointers(live_text(code_of(s)));
+  for (const std::string& b : bad) ADD_FAILURE() << "a pointer without an address space: " << b;
+  EXPECT_FALSE(unqualified_pointers("\n  float* p = x;\n").empty());  // the check can fail
+  EXPECT_TRUE(unqualified_pointers("\n  thread float* p = x;\n").empty());
 }
 
 TEST(MslCodegen, NonPositiveStepFailsNamingTheLowestProgram) {
