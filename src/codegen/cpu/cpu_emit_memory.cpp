@@ -121,7 +121,6 @@ void Emitter::assign_per_element(const Value* r, const std::function<void(const 
 }
 
 void Emitter::emit_atomic_rmw(const Op& op) {
-  if (cx_.msl()) refuse(op, "atomics are not lowered by the MSL renderer yet");
   if (cl_like()) return emit_atomic_cl(op);
   const Value* ptr = op.operands[0];
   const Value* val = op.operands[1];
@@ -131,6 +130,9 @@ void Emitter::emit_atomic_rmw(const Op& op) {
   const std::string rmw = op.attr_str("rmw");
   const std::string T = ctype(ir::Type::of(S));
   if (S == ScalarType::I1 || ir::is_fp8(S)) refuse(op, std::string("atomics on ") + std::string(ir::name(S)));
+  if (cx_.msl() && ir::bitwidth(S) != 32)  // MSL: 32-bit device atomics only (64-bit ones are not on every Apple GPU)
+    refuse(op, std::string("atomics on ") + std::string(ir::name(S)) +
+                   " are not lowered by the MSL renderer yet (it has 32-bit device atomics only)");
   auto call = [&](const std::string& p, const std::string& v) -> std::string {
     if (!ir::is_float(S)) {
       if (rmw == "add" || rmw == "and" || rmw == "or" || rmw == "xor" || rmw == "max" || rmw == "min" ||
@@ -167,7 +169,6 @@ void Emitter::emit_atomic_rmw(const Op& op) {
 }
 
 void Emitter::emit_atomic_cas(const Op& op) {
-  if (cx_.msl()) refuse(op, "atomics are not lowered by the MSL renderer yet");
   if (cl_like()) return emit_atomic_cl(op);
   const Value* ptr = op.operands[0];
   const Value* cmp = op.operands[1];
@@ -175,6 +176,9 @@ void Emitter::emit_atomic_cas(const Op& op) {
   const Value* r = op.results[0];
   const ScalarType S = ptr->type.scalar;
   if (S == ScalarType::I1 || ir::is_fp8(S)) refuse(op, std::string("atomics on ") + std::string(ir::name(S)));
+  if (cx_.msl() && ir::bitwidth(S) != 32)  // MSL: 32-bit device atomics only (64-bit ones are not on every Apple GPU)
+    refuse(op, std::string("atomics on ") + std::string(ir::name(S)) +
+                   " are not lowered by the MSL renderer yet (it has 32-bit device atomics only)");
   const std::string T = ctype(ir::Type::of(S));
   auto call = [&](const Idx& i) {
     std::string p = elem(ptr, i), c = elem(cmp, i), v = elem(val, i);
@@ -205,6 +209,9 @@ void Emitter::emit_atomic_cl(const Op& op) {
   const Value* r = op.results[0];
   const ScalarType S = ptr->type.scalar;
   if (S == ScalarType::I1 || ir::is_fp8(S)) refuse(op, std::string("atomics on ") + std::string(ir::name(S)));
+  if (cx_.msl() && ir::bitwidth(S) != 32)  // MSL: 32-bit device atomics only (64-bit ones are not on every Apple GPU)
+    refuse(op, std::string("atomics on ") + std::string(ir::name(S)) +
+                   " are not lowered by the MSL renderer yet (it has 32-bit device atomics only)");
   const std::string rmw = cas ? "cas" : op.attr_str("rmw");
   const std::string T = CExpr::ctype(ir::Type::of(S));
   const int bits = ir::bitwidth(S);
@@ -231,17 +238,19 @@ void Emitter::emit_atomic_cl(const Op& op) {
     if (rmw == "min") return tcall("tr_imin", T, o + ", " + v);
     refuse(op, "atomic '" + rmw + "' on integers");
   };
+  // A device-memory fence on either side (OpenCL C 1.2 atomics and MSL's are relaxed).
+  const char* fence = cx_.msl() ? "threadgroup_barrier(mem_flags::mem_device);" : "mem_fence(CLK_GLOBAL_MEM_FENCE);";
   auto body = [&](const Idx& i, const std::string& dst) {
     const std::string p = elem(ptr, i), v = elem(val, i);
     const std::string c = cas ? elem(cmp, i) : "";
     if (mask) open(fmt::format("if ({})", elem(mask, i)));
     else open("");
-    line(fmt::format("__global {0}* const ap_ = (__global {0}*)({1});", B, p));
-    line("mem_fence(CLK_GLOBAL_MEM_FENCE);");
+    line(fmt::format("{0} {1}* const ap_ = ({0} {1}*)({2});", cx_.space(), B, p));
+    line(fence);
     if (cas) {
       line(fmt::format("{} = {};", dst, value_of(fmt::format("tr_cas_u{}(ap_, {}, {})", bits, bits_of(c), bits_of(v)))));
     } else {
-      line(fmt::format("{} o_ = *(volatile __global {}*)ap_;", B, B));
+      line(fmt::format("{} o_ = *(volatile {} {}*)ap_;", B, cx_.space(), B));
       open("for (;;)");
       line(fmt::format("const {} n_ = {};", B, bits_of(update(value_of("o_"), v))));
       line(fmt::format("const {} s_ = tr_cas_u{}(ap_, o_, n_);", B, bits));
@@ -250,7 +259,7 @@ void Emitter::emit_atomic_cl(const Op& op) {
       close();
       line(fmt::format("{} = {};", dst, value_of("o_")));
     }
-    line("mem_fence(CLK_GLOBAL_MEM_FENCE);");
+    line(fence);
     close();
     if (mask) line(fmt::format("else {} = {};", dst, zero_of(r->type.element())));
   };

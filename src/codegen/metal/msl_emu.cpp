@@ -75,9 +75,16 @@ inline ulong clz(ulong x) { return x ? (ulong)__builtin_clzl(x) : 64ul; }
 inline uint popcount(uint x) { return (uint)__builtin_popcount(x); }
 inline ulong popcount(ulong x) { return (ulong)__builtin_popcountl(x); }
 inline ulong mulhi(ulong a, ulong b) { return (ulong)(((unsigned __int128)a * b) >> 64); }
-// Device atomics (the run-time failure word).
+// Device atomics (the run-time failure word; tl.atomic_* through compare-and-swap) and the
+// device-memory fence.
 struct atomic_uint { uint v; };
 enum memory_order { memory_order_relaxed };
+enum class mem_flags { mem_none = 0, mem_device = 1, mem_threadgroup = 2, mem_texture = 4 };
+inline void threadgroup_barrier(mem_flags) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }  // one thread per threadgroup
+inline bool atomic_compare_exchange_weak_explicit(atomic_uint* a, uint* expected, uint desired, memory_order,
+                                                  memory_order) {
+  return __atomic_compare_exchange_n(&a->v, expected, desired, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
 inline uint atomic_fetch_min_explicit(atomic_uint* a, uint v, memory_order) {
   uint old = __atomic_load_n(&a->v, __ATOMIC_RELAXED);
   while (v < old && !__atomic_compare_exchange_n(&a->v, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {

@@ -65,6 +65,21 @@ TR_INLINE void tr_fill_bytes(thread void* d, int v, ulong n) {
 #define memcpy(d, s, n) tr_copy_bytes((d), (s), (n))
 #define memset(d, v, n) tr_fill_bytes((d), (v), (n))
 
+// ---- atomics: compare-and-swap on 32-bit patterns -----------------------------------------
+// tr_cas_u32(p, expected, desired) stores `desired` if *p holds `expected` and returns the
+// bits *p held (a strong compare-and-swap: the weak one's spurious failures are retried).
+// Every read-modify-write op is a loop over it, with a device-memory fence on either side
+// (the renderer writes them inline): MSL's atomics are relaxed.
+TR_INLINE uint32_t tr_cas_u32(device uint32_t* p, uint32_t c, uint32_t v) {
+  uint32_t e = c;
+  while (!atomic_compare_exchange_weak_explicit((device atomic_uint*)p, &e, v, memory_order_relaxed,
+                                                memory_order_relaxed)) {
+    if (e != c) return e;
+    e = c;
+  }
+  return c;
+}
+
 // ---- run-time failures (device_assert, a non-positive loop step) -------------------------
 // The status word starts at 0xffffffff; a program's first failure stores its key (linear
 // program id * sites + site - 1) if smaller, so the lowest program's first failure is left.

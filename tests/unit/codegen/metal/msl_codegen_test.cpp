@@ -2,8 +2,8 @@
 // CPU: the program's shape (a Metal kernel with buffer-bound parameters, no C++ templates,
 // no double anywhere, no floating literal that C++ would read as a double), run-time
 // failures reported with the lowest failing program's coordinates on 1-D and 3-D grids,
-// the loud refusals (fp64, atomics, functions the Metal library lacks, integers made into
-// pointers) at their source locations, and the emulated <metal_stdlib>'s poisoning of double.
+// the loud refusals (fp64, fp8, atomics other than 32-bit, functions the Metal library
+// lacks, integers made into pointers) at their source locations, and the emulated <metal_stdlib>'s poisoning of double.
 // Numerics are checked by the conformance suite, which runs every case on msl-emu against
 // the interpreter bit for bit (tests/conformance/conformance_util.h).
 #include <gtest/gtest.h>
@@ -164,11 +164,13 @@ TEST(MslCodegen, ProgramShape) {
 }
 
 // Sort (its ping-pong buffers), dot (its row pointers) and log (tmath's out-parameters) use
-// pointers into thread memory: each must say so.
+// pointers into thread memory, atomics pointers into device memory: each must say so.
 TEST(MslCodegen, EveryPointerNamesItsAddressSpace) {
   auto dev = tritium::Device::get("msl-emu");
   const std::string s = kernel("sorted_log_dot").compile(dev, "*fp32, *fp16, *fp16, *fp32, *fp32").source();
-  const std::vector<std::string> bad = unqualified_pointers(live_text(code_of(s)));
+  std::vector<std::string> bad = unqualified_pointers(live_text(code_of(s)));
+  for (const std::string& b : unqualified_pointers(live_text(code_of(kernel("adds").compile(dev, "*fp32, *fp32").source()))))
+    bad.push_back(b);  // atomics: compare-and-swap loops through device pointers
   for (const std::string& b : bad) ADD_FAILURE() << "a pointer without an address space: " << b;
   EXPECT_FALSE(unqualified_pointers("\n  float* p = x;\n").empty());  // the check can fail
   EXPECT_TRUE(unqualified_pointers("\n  thread float* p = x;\n").empty());
@@ -229,7 +231,8 @@ void expect_refused(const char* name, const char* sig, const std::string& where,
 TEST(MslCodegen, RefusalsNameTheConstructAndItsLocation) {
   expect_refused("wide", "*fp64, *fp64", "k.py:23:", "Metal has no double");
   expect_refused("copy", "*fp8e4nv, *fp8e4nv", "k.py:4", "fp8 values are not lowered by the MSL renderer yet");
-  expect_refused("adds", "*fp32, *fp32", "k.py:30:5", "atomics are not lowered by the MSL renderer yet");
+  expect_refused("adds", "*i64, *i64", "k.py:30:5", "atomics on int64 are not lowered by the MSL renderer yet");
+  expect_refused("adds", "*fp16, *fp16", "k.py:30:5", "atomics on fp16 are not lowered by the MSL renderer yet");
   expect_refused("gelu", "*fp32, *fp32", "k.py:36:", "the Metal standard library has no erf");
   expect_refused("via_pointer_array", "*i64, *fp32", "k.py:41:", "integer turned into a pointer");
 }
