@@ -302,7 +302,7 @@ std::string CExpr::cast_expr(const Op& op, ScalarType from, ScalarType to, const
   const std::string src = xc.empty() ? to_compute(from, x) : xc;  // float (or double for fp64), exact
   if (ir::is_int(to)) return tcall("tr_f2i", T, msl() ? src : fmt::format("(double)({})", src));  // MSL: from float
   const bool f64 = from == ScalarType::F64;
-  if (msl() && (f64 || to == ScalarType::F64 || ir::is_fp8(to) || (to == ScalarType::F16 && rtz)))
+  if (msl() && (f64 || to == ScalarType::F64 || ir::is_fp8(to)))
     refuse(op, "a cast from " + std::string(ir::name(from)) + " to " + std::string(ir::name(to)) + (rtz ? " (rtz)" : "") +
                    " is not lowered by the MSL renderer yet (its exact rounding goes through fp64, which Metal lacks)");
   switch (to) {
@@ -313,6 +313,7 @@ std::string CExpr::cast_expr(const Op& op, ScalarType from, ScalarType to, const
       return "(double)(" + src + ")";
     case ScalarType::F16:
       if (f64) return (rtz ? "tr_d2h_rtz(" : "tr_d2h(") + src + ")";
+      if (msl() && rtz) return "tr_f2h_rtz(" + src + ")";  // float-only (Metal has no double)
       return rtz ? "tr_d2h_rtz((double)(" + src + "))" : "tr_f2h(" + src + ")";
     case ScalarType::BF16:
       if (f64) return (rtz ? "tr_d2bf_rtz(" : "tr_d2bf(") + src + ")";
@@ -473,6 +474,8 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
     case MathFn::Fma:
       if (S == ScalarType::F32 || S == ScalarType::F64) break;
       // narrow types: the exact a*b + c rounded once (via a round-to-odd double)
+      if (msl() && S == ScalarType::F16)  // exact a*b in fp32, the sum rounded to odd in fp32, then once to fp16
+        return fmt::format("tr_f2h(tr_fma_odd_f({}, {}, {}))", F(0), F(1), F(2));
       if (msl()) refuse(op, "fma on " + std::string(ir::name(S)) + " is not lowered by the MSL renderer yet (it rounds through fp64, which Metal lacks)");
       return cast_expr(op, ScalarType::F64, S, "",
                        fmt::format("tr_fma_odd((double){}, (double){}, (double){})", F(0), F(1), F(2)));

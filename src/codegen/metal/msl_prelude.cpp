@@ -119,11 +119,40 @@ TR_F2I(uint64_t, 0.0f, 0x1p64f, (uint64_t)0, (uint64_t)0xffffffffffffffffUL)
 
 )TRMSL";
 
+// After the shared text: the float-only forms of helpers the C++ prelude writes with double.
+const char* const kTail = R"TRMSL(
+// fp32 -> fp16 toward zero: the nearest-even result, moved one step toward zero where it
+// rounded away (fp16 bit patterns order by magnitude; finite overflow gives 65504, Inf
+// stays Inf, NaN as tr_f2h).
+TR_INLINE uint16_t tr_f2h_rtz(float f) {
+  const uint16_t h = tr_f2h(f);
+  if (f != f) return h;
+  return fabs(tr_h2f(h)) > fabs(f) ? (uint16_t)(h - 1) : h;
+}
+
+// a*b + c for fp16 operands (a*b is exact in fp32: 22 significant bits, exponents in range),
+// as an fp32 rounded to odd: a following rounding to fp16 (11 bits) is then the single
+// rounding of the exact a*b + c (the C++ prelude's tr_fma_odd does this in double).
+TR_INLINE float tr_fma_odd_f(float a, float b, float c) {
+  const float p = a * b;
+  float s = p + c;
+  if (p != p || c != c || isinf(p) || isinf(c)) return s;
+  const float bp = s - p, ap = s - bp;
+  const float err = (p - ap) + (c - bp);  // exact: s + err = p + c (Knuth's TwoSum)
+  if (err != 0.0f && s != 0.0f) {
+    const uint sb = as_type<uint>(s);
+    if ((sb & 1u) == 0u) s = as_type<float>(((err > 0.0f) == (s > 0.0f)) ? sb + 1u : sb - 1u);
+  }
+  return s;
+}
+
+)TRMSL";
+
 }  // namespace
 
 const char* msl_prelude() {
   static const std::string text = std::string(kHead) + cl_typed_helpers_text() + kRest +
-                                  scalar_prelude_shared_text() + cpu::tmath_text() +
+                                  scalar_prelude_shared_text() + kTail + cpu::tmath_text() +
                                   "// ---- end of MSL prelude ---------------------------------------------------------\n";
   return text.c_str();
 }
