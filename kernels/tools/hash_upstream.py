@@ -57,7 +57,7 @@ def sha(t):
 def cases(gen):
     """(name, dtype, launch(module, outs), outs factory, reference(outs) -> error) per case."""
     va, sw, sm, rn, ln = (load_kernels(n) for n in ("vector_add", "swiglu", "softmax", "rmsnorm", "layernorm"))
-    mm = load_kernels("ieee_matmul")
+    mm = load_kernels("tools/ieee_matmul")
     mods = {"vector_add": va, "swiglu": sw, "softmax": sm, "rmsnorm": rn, "layernorm": ln, "ieee_matmul": mm}
     out = []
     n, B = (1 << 20) + 3, 1024
