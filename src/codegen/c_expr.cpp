@@ -493,8 +493,9 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
       break;
   }
   if (!libm_name(f)) refuse(op, std::string("math function ") + ir::math_fn_name(f));
-  if (msl() && (f == MathFn::Erf || f == MathFn::Erfc || f == MathFn::Log1p || f == MathFn::Expm1 ||
-                f == MathFn::Cbrt || f == MathFn::Hypot))
+  if (msl() && f == MathFn::Erf) return W(fmt::format("tr_erff({})", F(0)));  // tmath.inc: no erf in Metal's library
+  if (msl() && (f == MathFn::Erfc || f == MathFn::Log1p || f == MathFn::Expm1 || f == MathFn::Cbrt ||
+                f == MathFn::Hypot))
     refuse(op, std::string(ir::math_fn_name(f)) + " is not lowered by the MSL renderer yet (the Metal standard library has no " +
                    libm_name(f) + ")");
   std::string call = lib(f) + "(";

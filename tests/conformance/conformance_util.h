@@ -31,7 +31,8 @@
 // The msl-emu backend always joins: every case is also rendered as Metal shading language,
 // compiled as C++ against tritium's emulated <metal_stdlib> and run on the CPU with the
 // case's own options, and must give the interpreter's bits exactly (the emulator's math
-// library is the interpreter's). What the MSL renderer refuses as "not lowered by the MSL
+// library is the interpreter's), except in kernels calling erf (tritium's own on Metal, which
+// has none: the cuda comparison's libm allowance applies). What the MSL renderer refuses as "not lowered by the MSL
 // renderer yet", and fp64 ("Metal has no double"), skips that run, loudly in the test log;
 // any other refusal, build error or difference fails the case.
 //
