@@ -263,7 +263,7 @@ ConvertedArgs convert_args(const nb::sequence& args_in, const Kernel& kernel, co
   ConvertedArgs out{Device::get(chosen), {}, {}};
   out.args.reserve(n);
   out.borrowed.reserve(n);
-  const bool host_backend = chosen == "cpu" || chosen == "interp";
+  const bool host_backend = chosen == "cpu" || chosen == "interp" || chosen == "msl-emu";
   for (size_t i = 0; i < n; ++i) {
     nb::handle h = args[i];
     if (is_tensor[i]) {
