@@ -262,13 +262,21 @@ std::string Emitter::fail_stmt(const Failure& f) {
 }
 
 void Emitter::emit_print(const Op& op) {
-  if (cl_like()) refuse(op, std::string("tl.device_print is not lowered by the ") + cx_.renderer_name() + " yet");
+  if (cx_.msl()) refuse(op, std::string("tl.device_print is not lowered by the ") + cx_.renderer_name() + " yet");
   // One line per operand element, as upstream device_print and the interpreter:
   //   "pid (x, y, z) idx (i, j)<prefix>[(operand k) ]<value>"
+  // C++: snprintf into a buffer handed to host->print (the launcher's stdout, one line at a
+  // time); OpenCL C: the kernel's own printf (OpenCL 1.2), whose 64-bit conversions are %ld /
+  // %lu / %lx on long / ulong.
+  const bool cl = cx_.opencl();
+  const char* ll = cl ? "l" : "ll";
+  const char* sll = cl ? "long" : "long long";
+  const char* ull = cl ? "ulong" : "unsigned long long";
   const bool hex = op.attr_int("hex", 0) != 0;
   const std::string prefix = op.attr_str("prefix");
   const std::string head = "pid (%d, %d, %d)";
   auto emit_line = [&](const std::string& f, const std::string& args) {
+    if (cl) return line(fmt::format("printf({}, pid0, pid1, pid2{});", c_string(f + "\n"), args));
     line(fmt::format("{{ char buf_[1024]; snprintf(buf_, sizeof buf_, {}, pid0, pid1, pid2{}); host->print(buf_); }}",
                      c_string(f), args));
   };
@@ -294,26 +302,25 @@ void Emitter::emit_print(const Op& op) {
       const int bits = ir::bitwidth(S);
       const char* ubits = bits == 64 ? "uint64_t" : bits == 32 ? "uint32_t" : bits == 16 ? "uint16_t" : "uint8_t";
       if (v->type.is_ptr) {
-        vf = "0x%llx";
-        va = fmt::format("(unsigned long long)(uintptr_t)({})", e);
+        vf = fmt::format("0x%{}x", ll);
+        va = fmt::format("({})(uintptr_t)({})", ull, e);
       } else if (hex) {
-        vf = fmt::format("0x%0{}llx", bits <= 1 ? 1 : (bits + 3) / 4);
-        va = S == ScalarType::I1 ? fmt::format("(unsigned long long)({})", e)
-                                 : fmt::format("(unsigned long long)tr_bits<{}>({})", ubits, e);
+        vf = fmt::format("0x%0{}{}x", bits <= 1 ? 1 : (bits + 3) / 4, ll);
+        va = S == ScalarType::I1 ? fmt::format("({})({})", ull, e) : fmt::format("({}){}", ull, tcall("tr_bits", ubits, e));
       } else if (ir::is_float(S)) {
         vf = "%f";
         va = fmt::format("(double)({})", to_compute(S, e));
       } else if (ir::is_signed_int(S)) {
-        vf = "%lld";
-        va = fmt::format("(long long)({})", e);
+        vf = fmt::format("%{}d", ll);
+        va = fmt::format("({})({})", sll, e);
       } else {
-        vf = "%llu";
-        va = fmt::format("(unsigned long long)({})", e);
+        vf = fmt::format("%{}u", ll);
+        va = fmt::format("({})({})", ull, e);
       }
       std::string f = head + " idx (", args;
       for (size_t d = 0; d < i.dims.size(); ++d) {
-        f += fmt::format("{}%{}lld", d ? ", " : "", widths[d]);
-        args += fmt::format(", (long long)({})", i.dims[d]);
+        f += fmt::format("{}%{}{}d", d ? ", " : "", widths[d], ll);
+        args += fmt::format(", ({})({})", sll, i.dims[d]);
       }
       f.append(")").append(esc(prefix)).append(esc(opnd)).append(vf);
       emit_line(f, args + ", " + va);

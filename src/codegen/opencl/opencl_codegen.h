@@ -18,9 +18,11 @@
 // (`#pragma OPENCL FP_CONTRACT OFF`); fp64 needs cl_khr_fp64 (the prelude's conversions use
 // it).
 //
+// Atomics are compare-and-swap loops on the element's bits; tl.device_assert reports through
+// the status word below; tl.device_print is the kernel's printf, in the CPU backend's format.
 // Refused (frontend::CompileError at the op, "opencl backend: <op> not supported: <why>"):
-// what the CPU renderer refuses, and atomics, tl.device_print and tl.device_assert, which
-// this first renderer does not lower yet.
+// what the CPU renderer refuses, and integers made into pointers (no device addresses in
+// OpenCL C 1.2).
 #pragma once
 #include <string>
 #include <vector>

@@ -8,6 +8,8 @@
 // scripts/test when PoCL is installed).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -39,6 +41,16 @@ def checked(x, out):
     v = tl.load(x + pid)
     tl.device_assert(v > 0, "v must be positive")
     tl.store(out + pid, v * 2.0)
+
+
+@triton.jit
+def show(x, n):
+    pid = tl.program_id(0)
+    tl.device_print(" pid=", pid)
+    v = tl.load(x + pid * 4 + tl.arange(0, 4))
+    tl.device_print(" v: ", v, tl.arange(0, 4))
+    tl.device_print(" h ", v.to(tl.float16), hex=True)
+    tl.device_print(" n ", n)
 
 
 @triton.jit
@@ -107,6 +119,41 @@ TEST(OpenCLCodegen, DeviceAssertInDebugMode) {
   EXPECT_EQ(got[2], -2.0f);
 }
 
+std::vector<std::string> sorted_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  for (size_t p = 0, q; p < text.size(); p = q + 1) {
+    q = text.find('\n', p);
+    if (q == std::string::npos) q = text.size();
+    lines.push_back(text.substr(p, q - p));
+  }
+  std::sort(lines.begin(), lines.end());  // programs run in parallel on both backends
+  return lines;
+}
+
+// tl.device_print through OpenCL C's printf: the same lines as the cpu backend prints
+// (scalars, tensors with two operands and their indices, hex of fp16 bits, an int64).
+TEST(OpenCLCodegen, DevicePrintGivesTheCpuBackendsLines) {
+  REQUIRE_OPENCL();
+  const std::vector<float> x = {1.5f, -2.25f, 3.0f, 0.125f, -7.0f, 65504.0f, 1e-3f, -0.0f};
+  std::string text[2];
+  const char* names[2] = {"cpu", "opencl"};
+  for (int b = 0; b < 2; ++b) {
+    auto dev = tritium::Device::get(names[b]);
+    auto k = tritium::Module::from_string(kSteps, "steps.py").kernel("show").compile(dev, "*fp32, i64");
+    auto xb = dev.upload(x.data(), x.size() * 4);
+    testing::internal::CaptureStdout();
+    k.launch({2}, {tritium::Arg(xb), tritium::Arg(int64_t{-5000000000LL})});
+    dev.synchronize();
+    std::fflush(stdout);
+    text[b] = testing::internal::GetCapturedStdout();
+  }
+  const auto cpu = sorted_lines(text[0]), cl = sorted_lines(text[1]);
+  EXPECT_EQ(cl, cpu) << text[1];
+  EXPECT_EQ(cpu.size(), 2u * (1 + 8 + 4 + 1));
+  EXPECT_NE(text[0].find("pid (1, 0, 0) idx (1) h: 0x7bff"), std::string::npos) << text[0];  // 65504 in fp16
+  EXPECT_NE(text[0].find(" n: -5000000000"), std::string::npos) << text[0];
+}
+
 // OpenCL C 1.2 buffers have no device addresses: a pointer made from an integer (a
 // pointer array loaded from memory) is refused at the cast, never dereferenced.
 TEST(OpenCLCodegen, IntegersTurnedIntoPointersAreRefusedAtTheirLocation) {
@@ -117,7 +164,7 @@ TEST(OpenCLCodegen, IntegersTurnedIntoPointersAreRefusedAtTheirLocation) {
     FAIL() << "an integer turned into a pointer must be refused";
   } catch (const tritium::CompileError& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find("steps.py:25:"), std::string::npos) << m;
+    EXPECT_NE(m.find("steps.py:35:"), std::string::npos) << m;
     EXPECT_NE(m.find("opencl backend:"), std::string::npos) << m;
     EXPECT_NE(m.find("no device addresses"), std::string::npos) << m;
   }
