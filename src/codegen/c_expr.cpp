@@ -205,7 +205,7 @@ std::string CExpr::from_compute(ScalarType t, const std::string& e) {
     case ScalarType::F16: return "tr_f2h(" + e + ")";
     case ScalarType::BF16: return "tr_f2bf(" + e + ")";
     case ScalarType::F8E4NV: case ScalarType::F8E5: case ScalarType::F8E4B15:
-      return fmt::format("tr_d2{}((double)({}), 0)", fp8_suffix(t), e);
+      return fmt::format("tr_f2{}({}, 0)", fp8_suffix(t), e);  // from the float compute type
     default: return e;
   }
 }
@@ -288,9 +288,11 @@ std::string CExpr::cast_expr(const Op& op, ScalarType from, ScalarType to, const
     if (msl() && to == ScalarType::BF16)  // rounded to odd in 24 bits, then once to bf16
       return ir::is_signed_int(from) ? "tr_f2bf(tr_i64_odd_f((int64_t)(" + x + ")))"
                                      : "tr_f2bf(tr_u64_odd_f((uint64_t)(" + x + ")))";
-    if (msl() && ir::is_fp8(to))
-      refuse(op, "a cast from " + std::string(ir::name(from)) + " to " + std::string(ir::name(to)) +
-                     " is not lowered by the MSL renderer yet (its exact rounding goes through fp64, which Metal lacks)");
+    if (msl() && ir::is_fp8(to))  // exact or rounded to odd in 24 bits, then once to fp8
+      return fmt::format("tr_f2{}({}, 0)", fp8_suffix(to),
+                         bits <= 16 ? "(float)(" + x + ")"
+                         : ir::is_signed_int(from) ? "tr_i64_odd_f((int64_t)(" + x + "))"
+                                                   : "tr_u64_odd_f((uint64_t)(" + x + "))");
     std::string d;  // the value as a double, exact or rounded to odd
     if (bits <= 32) d = fmt::format("(double)({})", x);
     else d = ir::is_signed_int(from) ? fmt::format("tr_i64_odd({})", x) : fmt::format("tr_u64_odd({})", x);
@@ -302,7 +304,7 @@ std::string CExpr::cast_expr(const Op& op, ScalarType from, ScalarType to, const
   const std::string src = xc.empty() ? to_compute(from, x) : xc;  // float (or double for fp64), exact
   if (ir::is_int(to)) return tcall("tr_f2i", T, msl() ? src : fmt::format("(double)({})", src));  // MSL: from float
   const bool f64 = from == ScalarType::F64;
-  if (msl() && (f64 || to == ScalarType::F64 || ir::is_fp8(to)))
+  if (msl() && (f64 || to == ScalarType::F64))
     refuse(op, "a cast from " + std::string(ir::name(from)) + " to " + std::string(ir::name(to)) + (rtz ? " (rtz)" : "") +
                    " is not lowered by the MSL renderer yet (its exact rounding goes through fp64, which Metal lacks)");
   switch (to) {
@@ -319,7 +321,8 @@ std::string CExpr::cast_expr(const Op& op, ScalarType from, ScalarType to, const
       if (f64) return (rtz ? "tr_d2bf_rtz(" : "tr_d2bf(") + src + ")";
       return (rtz ? "tr_f2bf_rtz(" : "tr_f2bf(") + src + ")";
     default:
-      return fmt::format("tr_d2{}((double)({}), {})", fp8_suffix(to), src, rtz ? 1 : 0);
+      if (f64) return fmt::format("tr_d2{}({}, {})", fp8_suffix(to), src, rtz ? 1 : 0);
+      return fmt::format("tr_f2{}({}, {})", fp8_suffix(to), src, rtz ? 1 : 0);  // float source: exact in double
   }
 }
 

@@ -301,6 +301,10 @@ TR_INLINE float tr_e4b152f(uint8_t b) { return tr_decode(b, 4, 3, 15, 0, 0); }
 TR_INLINE uint8_t tr_d2e4nv(double d, int rtz) { return (uint8_t)tr_encode(d, 4, 3, 7, 0, 1, 0x7e, 0x7f, rtz); }
 TR_INLINE uint8_t tr_d2e5(double d, int rtz) { return (uint8_t)tr_encode(d, 5, 2, 15, 1, 1, 0x7b, 0x7f, rtz); }
 TR_INLINE uint8_t tr_d2e4b15(double d, int rtz) { (void)rtz; return (uint8_t)tr_encode(d, 4, 3, 15, 0, 1, 0x7e, 0x7e, 2); }
+// From a float (the compute type of the narrow formats): exact in double, so the same result.
+TR_INLINE uint8_t tr_f2e4nv(float f, int rtz) { return tr_d2e4nv((double)f, rtz); }
+TR_INLINE uint8_t tr_f2e5(float f, int rtz) { return tr_d2e5((double)f, rtz); }
+TR_INLINE uint8_t tr_f2e4b15(float f, int rtz) { return tr_d2e4b15((double)f, rtz); }
 
 // 64-bit integers to double, rounding to odd (exact below 2^53): a following
 // round-to-nearest into a format of <= 51 mantissa bits is then correctly rounded.

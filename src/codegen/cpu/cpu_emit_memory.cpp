@@ -238,8 +238,11 @@ void Emitter::emit_atomic_cl(const Op& op) {
     if (rmw == "min") return tcall("tr_imin", T, o + ", " + v);
     refuse(op, "atomic '" + rmw + "' on integers");
   };
-  // A device-memory fence on either side (OpenCL C 1.2 atomics and MSL's are relaxed).
-  const char* fence = cx_.msl() ? "threadgroup_barrier(mem_flags::mem_device);" : "mem_fence(CLK_GLOBAL_MEM_FENCE);";
+  // A device-memory fence on either side (OpenCL C 1.2 atomics and MSL's are relaxed); MSL:
+  // a device-scope fence (MSL 3.2), which orders against other threadgroups' programs, as a
+  // threadgroup_barrier would not.
+  const char* fence = cx_.msl() ? "atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);"
+                                : "mem_fence(CLK_GLOBAL_MEM_FENCE);";
   auto body = [&](const Idx& i, const std::string& dst) {
     const std::string p = elem(ptr, i), v = elem(val, i);
     const std::string c = cas ? elem(cmp, i) : "";
@@ -250,7 +253,10 @@ void Emitter::emit_atomic_cl(const Op& op) {
     if (cas) {
       line(fmt::format("{} = {};", dst, value_of(fmt::format("tr_cas_u{}(ap_, {}, {})", bits, bits_of(c), bits_of(v)))));
     } else {
-      line(fmt::format("{} o_ = *(volatile {} {}*)ap_;", B, cx_.space(), B));
+      if (cx_.msl())  // the word is only ever accessed atomically
+        line(fmt::format("{} o_ = atomic_load_explicit((device atomic_uint*)ap_, memory_order_relaxed);", B));
+      else
+        line(fmt::format("{} o_ = *(volatile {} {}*)ap_;", B, cx_.space(), B));
       open("for (;;)");
       line(fmt::format("const {} n_ = {};", B, bits_of(update(value_of("o_"), v))));
       line(fmt::format("const {} s_ = tr_cas_u{}(ap_, o_, n_);", B, bits));

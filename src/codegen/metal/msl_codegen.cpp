@@ -19,7 +19,6 @@ namespace {
 // The reason a value of scalar type `t` cannot live in an MSL program, or "".
 std::string unsupported_type(ir::ScalarType t) {
   if (t == ir::ScalarType::F64) return "fp64 values: Metal has no double (run on cpu, cuda or opencl)";
-  if (ir::is_fp8(t)) return "fp8 values are not lowered by the MSL renderer yet";
   return "";
 }
 

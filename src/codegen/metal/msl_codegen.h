@@ -24,8 +24,8 @@
 //
 // Metal has no double: kernels with fp64 values are refused for good; refused "not lowered
 // by the MSL renderer yet" (frontend::CompileError at the op, "metal backend: <op> not
-// supported: <why>"): fp8 values, casts whose exact rounding goes through fp64 (from fp64, to
-// fp8), fma on bf16, erfc / log1p / expm1 /
+// supported: <why>"): casts whose exact rounding goes through fp64 (dots rounding an fp64
+// accumulator to fp16), fma on bf16, erfc / log1p / expm1 /
 // cbrt / hypot (not in the Metal standard library), atomics on elements other than 32-bit
 // (32-bit ones are compare-and-swap loops on device atomic_uint), tl.device_print, integers
 // made into pointers, and what the CPU renderer refuses.

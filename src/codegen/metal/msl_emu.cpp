@@ -78,9 +78,11 @@ inline ulong mulhi(ulong a, ulong b) { return (ulong)(((unsigned __int128)a * b)
 // Device atomics (the run-time failure word; tl.atomic_* through compare-and-swap) and the
 // device-memory fence.
 struct atomic_uint { uint v; };
-enum memory_order { memory_order_relaxed };
+enum memory_order { memory_order_relaxed, memory_order_seq_cst };
+enum thread_scope { thread_scope_thread, thread_scope_simdgroup, thread_scope_threadgroup, thread_scope_device };
 enum class mem_flags { mem_none = 0, mem_device = 1, mem_threadgroup = 2, mem_texture = 4 };
-inline void threadgroup_barrier(mem_flags) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }  // one thread per threadgroup
+inline void atomic_thread_fence(mem_flags, memory_order, thread_scope) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline uint atomic_load_explicit(atomic_uint* a, memory_order) { return __atomic_load_n(&a->v, __ATOMIC_RELAXED); }
 inline bool atomic_compare_exchange_weak_explicit(atomic_uint* a, uint* expected, uint desired, memory_order,
                                                   memory_order) {
   return __atomic_compare_exchange_n(&a->v, expected, desired, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED);

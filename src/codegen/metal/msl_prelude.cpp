@@ -85,6 +85,58 @@ TR_INLINE uint32_t tr_cas_u32(device uint32_t* p, uint32_t c, uint32_t v) {
 // program id * sites + site - 1) if smaller, so the lowest program's first failure is left.
 #define tr_fail(status, key) atomic_fetch_min_explicit((status), (uint)(key), memory_order_relaxed)
 
+// ---- fp8 without double: the scalar prelude's tr_encode / tr_decode on a float's integer
+// significand (the same roundings: 0 RNE, 1 toward zero, 2 nearest ties away; the same
+// saturation, Inf and NaN rules), and the three formats' helpers on them.
+TR_SLOW uint32_t tr_encode_f(float x, int eb, int mb, int bias, int ieee, int sat, uint32_t max_bits,
+                             uint32_t nan_bits, int mode) {
+  const int rtz = mode == 1;
+  const uint32_t u = as_type<uint>(x);
+  const uint32_t sign = (u >> 31) << (eb + mb);
+  const uint32_t inf_bits = ((1u << eb) - 1) << mb;
+  const uint32_t mag = u & 0x7fffffffu;
+  if (mag > 0x7f800000u) {  // NaN
+    if (!ieee || sat) return nan_bits;
+    return sign | inf_bits | (1u << (mb - 1)) | ((mag >> (23 - mb)) & ((1u << (mb - 1)) - 1));
+  }
+  if (mag == 0x7f800000u) return sign | ((ieee && (!sat || rtz)) ? inf_bits : max_bits);
+  if (mag == 0) return sign;
+  int e = (int)(mag >> 23) - 127;  // x = sig * 2^(e - 23)
+  uint32_t sig = mag & 0x7fffffu;
+  if (mag >= 0x800000u) sig |= 0x800000u;
+  else e = -126;  // a subnormal float
+  const int emin = 1 - bias;
+  const int qe = (e < emin ? emin : e) - mb;  // the target's quantum at this magnitude: 2^qe
+  const int sh = qe - (e - 23);  // >= 23 - mb > 0
+  uint32_t n = sh >= 32 ? 0u : sig >> sh;
+  if (sh < 32) {
+    const uint32_t rest = sig & ((1u << sh) - 1u), half = 1u << (sh - 1);
+    if (mode == 0 && (rest > half || (rest == half && (n & 1u)))) n += 1;
+    if (mode == 2 && rest >= half) n += 1;
+  }
+  const uint32_t bits = e < emin ? n : ((uint32_t)(e + bias) << mb) + n - (1u << mb);
+  if (bits > max_bits) return sign | ((sat || rtz || !ieee) ? max_bits : inf_bits);
+  return sign | bits;
+}
+TR_INLINE float tr_decode_f(uint32_t b, int eb, int mb, int bias, int ieee, int fn_nan) {
+  const uint32_t sign = (b >> (eb + mb)) & 1, e = (b >> mb) & ((1u << eb) - 1), m = b & ((1u << mb) - 1);
+  float v;
+  if ((ieee && e == (1u << eb) - 1) || (fn_nan && e == (1u << eb) - 1 && m == (1u << mb) - 1)) {
+    v = (m || fn_nan) ? as_type<float>(0x7fc00000u | (m << (23 - mb))) : as_type<float>(0x7f800000u);
+  } else if (e == 0) {
+    v = (float)m * as_type<float>((uint)(1 - bias - mb + 127) << 23);
+  } else {
+    v = (float)((1u << mb) | m) * as_type<float>((uint)((int)e - bias - mb + 127) << 23);
+  }
+  return sign ? -v : v;
+}
+TR_INLINE float tr_e4nv2f(uint8_t b) { return tr_decode_f(b, 4, 3, 7, 0, 1); }
+TR_INLINE float tr_e52f(uint8_t b) { return tr_decode_f(b, 5, 2, 15, 1, 0); }
+TR_INLINE float tr_e4b152f(uint8_t b) { return tr_decode_f(b, 4, 3, 15, 0, 0); }
+TR_INLINE uint8_t tr_f2e4nv(float f, int rtz) { return (uint8_t)tr_encode_f(f, 4, 3, 7, 0, 1, 0x7e, 0x7f, rtz); }
+TR_INLINE uint8_t tr_f2e5(float f, int rtz) { return (uint8_t)tr_encode_f(f, 5, 2, 15, 1, 1, 0x7b, 0x7f, rtz); }
+TR_INLINE uint8_t tr_f2e4b15(float f, int rtz) { (void)rtz; return (uint8_t)tr_encode_f(f, 4, 3, 15, 0, 1, 0x7e, 0x7e, 2); }
+
 // 64-bit integers to float, rounded to odd (exact below 2^24): a following round-to-nearest
 // into bf16 (8 significant bits) is then the single correct rounding of the integer (the
 // C++ prelude's tr_u64_odd / tr_i64_odd do the same through double).

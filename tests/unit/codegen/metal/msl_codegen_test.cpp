@@ -2,7 +2,7 @@
 // CPU: the program's shape (a Metal kernel with buffer-bound parameters, no C++ templates,
 // no double anywhere, no floating literal that C++ would read as a double), run-time
 // failures reported with the lowest failing program's coordinates on 1-D and 3-D grids,
-// the loud refusals (fp64, fp8, atomics other than 32-bit, functions the Metal library
+// the loud refusals (fp64, atomics other than 32-bit, functions the Metal library
 // lacks, integers made into pointers) at their source locations, and the emulated <metal_stdlib>'s poisoning of double.
 // Numerics are checked by the conformance suite, which runs every case on msl-emu against
 // the interpreter bit for bit (tests/conformance/conformance_util.h).
@@ -236,7 +236,6 @@ void expect_refused(const char* name, const char* sig, const std::string& where,
 
 TEST(MslCodegen, RefusalsNameTheConstructAndItsLocation) {
   expect_refused("wide", "*fp64, *fp64", "k.py:23:", "Metal has no double");
-  expect_refused("copy", "*fp8e4nv, *fp8e4nv", "k.py:50:", "fp8 values are not lowered by the MSL renderer yet");
   expect_refused("adds", "*i64, *i64", "k.py:30:5", "atomics on int64 are not lowered by the MSL renderer yet");
   expect_refused("adds", "*fp16, *fp16", "k.py:30:5", "atomics on fp16 are not lowered by the MSL renderer yet");
   expect_refused("lp", "*fp32, *fp32", "k.py:41:", "the Metal standard library has no log1p");
