@@ -78,13 +78,7 @@ Result Case::run_on(const std::string& backend, const tritium::Grid& grid, const
 
 Result Case::run(const tritium::Grid& grid) {
   Result a = run_on("interp", grid);
-  Result b = run_on("cpu", grid);
-  for (size_t i = 0; i < a.bytes.size(); ++i) {
-    if (a.bytes[i] == b.bytes[i]) continue;
-    size_t first = 0;
-    while (first < a.bytes[i].size() && a.bytes[i][first] == b.bytes[i][first]) ++first;
-    ADD_FAILURE() << kernel_ << ": interp and cpu outputs differ in argument " << i << " at byte " << first;
-  }
+  expect_same_bytes(a, run_on("cpu", grid), "cpu");
   cuda_check(grid, a);
   opencl_check(grid, a);
   msl_emu_check(grid, a);
@@ -107,11 +101,15 @@ void Case::msl_emu_check(const tritium::Grid& grid, const Result& ref) {
   // the libm allowance of the other backends' comparison; everything else bit for bit.
   static const std::regex erf(R"(\berf\s*\()");
   if (std::regex_search(source_, erf)) return compare_cuda(ref, r, false, "msl-emu");
+  expect_same_bytes(ref, r, "msl-emu");
+}
+
+void Case::expect_same_bytes(const Result& ref, const Result& r, const char* backend) const {
   for (size_t i = 0; i < ref.bytes.size(); ++i) {
     if (ref.bytes[i] == r.bytes[i]) continue;
     size_t first = 0;
     while (first < ref.bytes[i].size() && first < r.bytes[i].size() && ref.bytes[i][first] == r.bytes[i][first]) ++first;
-    ADD_FAILURE() << kernel_ << ": interp and msl-emu outputs differ in argument " << i << " at byte " << first;
+    ADD_FAILURE() << kernel_ << ": interp and " << backend << " outputs differ in argument " << i << " at byte " << first;
   }
 }
 

@@ -166,6 +166,9 @@ class Case {
   /// Runs on the msl-emu backend (the case's own options) and requires the interpreter's
   /// bits (see the file comment).
   void msl_emu_check(const tritium::Grid& grid, const Result& ref);
+  /// Fails the test for each output of `r` that is not byte for byte `ref`'s (the
+  /// interpreter's), naming `backend`, the argument and the first differing byte.
+  void expect_same_bytes(const Result& ref, const Result& r, const char* backend) const;
   std::string source_, kernel_, signature_;
   tritium::CompileOptions opts_;
   std::vector<Param> params_;

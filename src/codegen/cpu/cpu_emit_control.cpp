@@ -251,6 +251,16 @@ void Emitter::emit_assert(const Op& op) {
   close();
 }
 
+std::vector<std::string> Emitter::failure_messages() const {
+  std::vector<std::string> out;
+  for (const Failure& f : failures_) {
+    const std::string what =
+        f.message.rfind("error: ", 0) == 0 ? f.message.substr(7) : "device_assert failed: " + f.message;
+    out.push_back(fmt::format("{} at {}:{} in {}", what, f.file, f.line, fn_.name));
+  }
+  return out;
+}
+
 std::string Emitter::fail_stmt(const Failure& f) {
   if (!cl_like())
     return fmt::format("host->assert_fail({}, {}, {}, {}, pid0, pid1, pid2);", c_string(f.message), c_string(f.file),

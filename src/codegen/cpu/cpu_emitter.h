@@ -250,6 +250,10 @@ class Emitter {
   /// (linear program id << 20 | site) with atom_min into the status word (the lowest
   /// program's first failure wins, as on the CPU), site = index in failures() + 1.
   std::string fail_stmt(const Failure& f);
+  /// The complete message of each failure site, by site number - 1, up to the program's
+  /// coordinates, in the CPU backend's wording ("device_assert failed: <msg> at <file>:<line>
+  /// in <kernel>", or the run-time error's text): what a status-word launcher raises.
+  std::vector<std::string> failure_messages() const;
   /// OpenCL C: the failure sites fail_stmt registered, in site order.
   const std::vector<Failure>& failures() const { return failures_; }
 

@@ -53,11 +53,7 @@ MslProgram render_msl_program(const ir::Module& m, const runtime::CodegenOptions
       TRITIUM_VERSION, fn.name, opts.portable_numerics ? "portable" : "native", opts.debug ? 1 : 0);
   p.text += msl_prelude();
   p.text += body;
-  for (const auto& f : e.failures()) {
-    const std::string& msg = f.message;
-    const std::string what = msg.rfind("error: ", 0) == 0 ? msg.substr(7) : "device_assert failed: " + msg;
-    p.failures.push_back(fmt::format("{} at {}:{} in {}", what, f.file, f.line, fn.name));
-  }
+  p.failures = e.failure_messages();
   for (const ir::Value* a : fn.body.args) p.params.push_back(a->type);
   return p;
 }

@@ -26,11 +26,7 @@ OpenCLProgram render_opencl_program(const ir::Module& m, const runtime::CodegenO
       TRITIUM_VERSION, fn.name, opts.portable_numerics ? "portable" : "native", opts.debug ? 1 : 0);
   p.text += opencl_prelude();
   p.text += body;
-  for (const auto& f : e.failures()) {
-    const std::string& msg = f.message;
-    const std::string what = msg.rfind("error: ", 0) == 0 ? msg.substr(7) : "device_assert failed: " + msg;
-    p.failures.push_back(fmt::format("{} at {}:{} in {}", what, f.file, f.line, fn.name));
-  }
+  p.failures = e.failure_messages();
   return p;
 }
 
