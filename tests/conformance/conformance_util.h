@@ -28,13 +28,17 @@
 // renderer refuses as "not lowered ... yet" (atomics, device_print) skip that run, loudly
 // in the test log; any other refusal, build error or difference fails the case.
 //
-// The msl-emu backend always joins: every case is also rendered as Metal shading language,
-// compiled as C++ against tritium's emulated <metal_stdlib> and run on the CPU with the
-// case's own options, and must give the interpreter's bits exactly (the emulator's math
+// The msl-emu backend always joins: every case is also rendered as Metal shading language
+// (the threadgroup shape where the threadgroup renderer lowers the kernel, else the serial
+// shape), compiled as C++ against tritium's emulated <metal_stdlib> and run on the CPU. In
+// portable numerics it must give the interpreter's bits exactly (the emulator's math
 // library is the interpreter's), except in kernels calling erf (tritium's own on Metal, which
-// has none: the cuda comparison's libm allowance applies). What the MSL renderer refuses as "not lowered by the MSL
-// renderer yet", and fp64 ("Metal has no double"), skips that run, loudly in the test log;
-// any other refusal, build error or difference fails the case.
+// has none: the cuda comparison's libm allowance applies) and in the outputs order_free()
+// names (a threadgroup's threads apply atomics in thread order); in native numerics (when
+// the case does not ask for portable) it is compared as the cuda backend's native run.
+// What the MSL renderer refuses as "not lowered by the MSL renderer yet", and fp64 ("Metal
+// has no double"), skips those runs, loudly in the test log; any other refusal, build error
+// or difference fails the case.
 //
 //   Case c(kSrc, "kernel", "*fp32, *fp32, i32, 128");
 //   c.in(x).out<float>(n).scalar(n);           // arguments in parameter order
@@ -168,7 +172,9 @@ class Case {
   void msl_emu_check(const tritium::Grid& grid, const Result& ref);
   /// Fails the test for each output of `r` that is not byte for byte `ref`'s (the
   /// interpreter's), naming `backend`, the argument and the first differing byte.
-  void expect_same_bytes(const Result& ref, const Result& r, const char* backend) const;
+  /// ADD_FAILURE for each output whose bytes differ from `ref`'s (`skip_order_free`: not
+  /// the outputs order_free() names, whose values depend on the order of a program's threads).
+  void expect_same_bytes(const Result& ref, const Result& r, const char* backend, bool skip_order_free = false) const;
   std::string source_, kernel_, signature_;
   tritium::CompileOptions opts_;
   std::vector<Param> params_;

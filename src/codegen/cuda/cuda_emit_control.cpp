@@ -45,7 +45,7 @@ void Emitter::flush_before_loop(const ir::Block& body) {
   };
   walk(body);
   if (!touches) return;
-  line("__syncthreads();  // this program's earlier stores are done before the loop");
+  barrier("this program's earlier stores are done before the loop");
   accesses_.clear();
 }
 
@@ -96,7 +96,11 @@ void Emitter::emit_for(const Op& op) {
     line("return;");
     close();
   }
-  if (narrow)  // ub - lb < 2^32 and st < 2^32: the sum fits 64 bits
+  if (msl() && !narrow)  // no 128-bit integers: ceil(d / st) as d / st + (d % st != 0)
+    line(fmt::format("{0} = ((uint64_t){1} - (uint64_t){2}) / (uint64_t){3} + (((uint64_t){1} - (uint64_t){2}) % "
+                     "(uint64_t){3} != 0);",
+                     trips, ub, lb, st));
+  else if (narrow)  // ub - lb < 2^32 and st < 2^32: the sum fits 64 bits
     line(fmt::format("{} = (uint32_t)(((uint64_t){} - (uint64_t){} + (uint64_t){} - 1) / (uint64_t){});", trips, ub, lb,
                      st, st));
   else
@@ -112,7 +116,7 @@ void Emitter::emit_for(const Op& op) {
   open(fmt::format("for ({2} {0} = 0; {0} < {1}; ++{0})", k, trips, ctr));
   if (stores) note_accesses_of(body, k);  // the previous iteration's loads and stores (none when k = 0)
   std::string ivn = fresh("s");
-  line(fmt::format("{0} const {1} = ({0})(({2}){3} + {4} * ({2}){5});", CExpr::ctype(ivt), ivn, ctr, lb, k, st));
+  line(fmt::format("{0} const {1} = ({0})(({2}){3} + {4} * ({2}){5});", cx_.type(ivt), ivn, ctr, lb, k, st));
   bind_scalar(body.args[0], ivn);
   if (pp.ok) pipeline_iteration(op, pp, carried, k, lb, st, trips, ivn);
   terminator_handlers.push_back([&, n](const Op& y) {
@@ -250,7 +254,7 @@ void Emitter::emit_map(const Op& op) {
     open("");
     for (size_t k = 0; k < N; ++k) {
       std::string a = fresh("ma");
-      line(fmt::format("const {} {} = {};", CExpr::ctype(op.operands[k]->type.element()), a, el(op.operands[k], L, r)));
+      line(fmt::format("const {} {} = {};", cx_.type(op.operands[k]->type.element()), a, el(op.operands[k], L, r)));
       bind_scalar(body.args[k], a);
     }
     terminator_handlers.push_back([&, r](const Op& y) {
@@ -286,6 +290,7 @@ void Emitter::emit_assert(const Op& op) {
 }
 
 void Emitter::emit_print(const Op& op) {
+  if (msl()) not_simt(op, "tl.device_print (Metal has no printf)");
   // One line per operand element, as upstream device_print and the interpreter:
   //   "pid (x, y, z) idx (i, j)<prefix>[(operand k) ]<value>" (in no particular order).
   const bool hex = op.attr_int("hex", 0) != 0;

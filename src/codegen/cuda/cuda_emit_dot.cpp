@@ -112,12 +112,12 @@ Emitter::DotOperands Emitter::dot_operands(const Op& op, const MmaPlan& mp) {
     // not after this dot writes scratch shared memory, which they could overwrite.
     if (mp.wgmma) run_pending_prefetch();
     line(fmt::format("// dot %{}: operands to shared memory for {}", r->id, mp.wgmma ? "wgmma" : "ldmatrix"));
-    line("__syncthreads();");
+    barrier();
     const int64_t a_bytes = (M * K * 2 + 1023) / 1024 * 1024;
     if (a_w) sa = to_smem(a, 0, [&](const std::string& i) { return tile_index(i, M, K); });
     if (b_w) sb = to_smem(b, a_w ? a_bytes : 0, [&](const std::string& i) { return tile_index(i, K, N); });
     if (mp.wgmma) line("tr_fence_async_smem();  // generic-proxy writes -> wgmma's async proxy");
-    line("__syncthreads();");
+    barrier();
   }
   auto addr = [](const std::string& sm) { return fmt::format("(uint32_t)__cvta_generic_to_shared({})", sm); };
   if (!d.a_reg) d.smem_a = a_st ? sta->second.addr : addr(sa);
@@ -251,17 +251,24 @@ void Emitter::emit_dot(const Op& op) {
   const ScalarType S = dp.operand, Acc = dp.acc;
   const bool fl = dp.is_float, narrow_acc = dp.narrow_acc;
   const ScalarType CT = dp.compute;
-  const std::string ct = CExpr::ctype(ir::Type::of(CT));
+  const std::string ct = cx_.type(ir::Type::of(CT));
   const int64_t cb = ir::byte_size(CT);
+  // Metal: the operands staged KC columns of a / rows of b at a time, KC the largest of
+  // K, K/2, K/4, ... (rounded up) whose tiles fit the threadgroup memory Metal guarantees
+  // (32 KB); the chain still runs over k ascending, so the bits are the same.
+  int64_t KC = K;
+  if (msl())
+    while (KC > 1 && (B * M * KC * cb + 15) / 16 * 16 + B * KC * N * cb > 32 * 1024) KC = (KC + 1) / 2;
+  if (KC < K) return emit_dot_chunked(op, dp, KC);
   const int64_t off_b = (B * M * K * cb + 15) / 16 * 16;
   need_smem(off_b + B * K * N * cb);
 
   ensure(a, layout_of(a));
   ensure(b, layout_of(b));
-  line("__syncthreads();");
+  barrier();
   std::string sa = fresh("sa"), sb = fresh("sb");
-  line(fmt::format("{0}* const {1} = ({0}*)tr_smem;", ct, sa));
-  line(fmt::format("{0}* const {1} = ({0}*)(tr_smem + {2});", ct, sb, off_b));
+  line(fmt::format("{0} const {1} = ({0})tr_smem;", sp(ct), sa));
+  line(fmt::format("{0} const {1} = ({0})(tr_smem + {2});", sp(ct), sb, off_b));
   auto to_ct = [&](const Value* v, const std::string& e) {
     std::string x = fl ? CExpr::to_compute(S, e) : fmt::format("({})({})", ct, e);
     if (CT == ScalarType::F64 && S != ScalarType::F64) x = "(double)(" + x + ")";
@@ -275,7 +282,7 @@ void Emitter::emit_dot(const Op& op) {
       if (!reg_dup(l, k)) line(fmt::format("{}[{}] = {};", sm, lin(l, k), to_ct(v, el(v, l, k))));
     if (!own.empty()) close();
   }
-  line("__syncthreads();");
+  barrier();
   const LinearLayout& L = layout_of(r);
   const int64_t R = L.size(HwDim::Register);
   std::string res = declare_array(r->type, R, "acc");
@@ -295,13 +302,76 @@ void Emitter::emit_dot(const Op& op) {
     const std::string y = fmt::format("{}[{} + {} * {}]", sb, bcol[k], kk, N);
     const std::string acc = fmt::format("{}[{}]", res, k);
     std::string step;
-    if (!fl) step = fmt::format("tr_add<{0}>({1}, tr_mul<{0}>({2}, {3}))", ct, acc, x, y);
+    if (!fl) step = cx_.tcall("tr_add", ct, fmt::format("{}, {}", acc, cx_.tcall("tr_mul", ct, fmt::format("{}, {}", x, y))));
     else if (narrow_acc)
       step = cx().cast_expr(op, ScalarType::F64, Acc, "",
                             fmt::format("tr_fma_odd((double){}, (double){}, (double){})", x, y, CExpr::to_compute(Acc, acc)));
-    else step = fmt::format("{}({}, {}, {})", CT == ScalarType::F64 ? "fma" : "fmaf", x, y, acc);
+    else step = fmt::format("{}({}, {}, {})", CT == ScalarType::F64 || msl() ? "fma" : "fmaf", x, y, acc);
     line(fmt::format("{} = {};", acc, step));
   }
+  close();
+  bind_array(r, res);
+}
+
+void Emitter::emit_dot_chunked(const Op& op, const ir::DotParams& dp, int64_t KC) {
+  const Value* a = op.operands[0];
+  const Value* b = op.operands[1];
+  const Value* c = op.operands[2];
+  const Value* r = op.results[0];
+  const size_t rank = dp.rank;
+  const int64_t M = dp.M, K = dp.K, N = dp.N, B = dp.B;
+  const ScalarType S = dp.operand;
+  const ScalarType CT = dp.compute;
+  if (dp.narrow_acc) not_simt(op, "a dot with an fp16 / bf16 accumulator whose operands exceed the threadgroup memory");
+  const std::string ct = cx_.type(ir::Type::of(CT));
+  const int64_t cb = ir::byte_size(CT);
+  const int64_t off_b = (B * M * KC * cb + 15) / 16 * 16;
+  need_smem(off_b + B * KC * N * cb);
+  ensure(a, layout_of(a));
+  ensure(b, layout_of(b));
+  auto to_ct = [&](const std::string& e) { return dp.is_float ? CExpr::to_compute(S, e) : fmt::format("({})({})", ct, e); };
+  const LinearLayout& L = layout_of(r);
+  const int64_t R = L.size(HwDim::Register);
+  std::string res = declare_array(r->type, R, "acc");
+  for (int64_t k = 0; k < R; ++k) line(fmt::format("{}[{}] = {};", res, k, el(c, L, k)));
+  std::string sa = fresh("sa"), sb = fresh("sb");
+  line(fmt::format("{0} const {1} = ({0})tr_smem;", sp(ct), sa));
+  line(fmt::format("{0} const {1} = ({0})(tr_smem + {2});", sp(ct), sb, off_b));
+  const int kd = static_cast<int>(rank) - 1;  // a's k dimension; b's is kd - 1
+  std::string k0 = fresh("k");
+  open(fmt::format("for (int32_t {0} = 0; {0} < {1}; {0} += {2})", k0, K, KC));
+  barrier();
+  // a[bo][m][k0 + q] -> sa[(bo * M + m) * KC + q]; b[bo][k0 + q][n] -> sb[(bo * KC + q) * N + n]
+  for (int which = 0; which < 2; ++which) {
+    const Value* v = which == 0 ? a : b;
+    const LinearLayout& l = layout_of(v);
+    const std::string own = owner(l);
+    if (!own.empty()) open(fmt::format("if ({})", own));
+    for (int64_t k = 0; k < l.size(HwDim::Register); ++k) {
+      if (reg_dup(l, k)) continue;
+      const std::string bo = rank == 3 ? coord(l, 0, k) : "0";
+      const std::string q = fmt::format("(({}) - {})", coord(l, which == 0 ? kd : kd - 1, k), k0);
+      const std::string at =
+          which == 0 ? fmt::format("(({}) * {} + {}) * {} + {}", bo, M, coord(l, kd - 1, k), KC, q)
+                     : fmt::format("(({}) * {} + {}) * {} + {}", bo, KC, q, N, coord(l, kd, k));
+      line(fmt::format("if ((uint32_t){} < {}u) {}[{}] = {};", q, KC, which == 0 ? sa : sb, at, to_ct(el(v, l, k))));
+    }
+    if (!own.empty()) close();
+  }
+  barrier();
+  std::string kk = fresh("k");
+  open(fmt::format("for (int32_t {0} = 0; {0} < {1} && {2} + {0} < {3}; ++{0})", kk, KC, k0, K));
+  for (int64_t k = 0; k < R; ++k) {
+    const std::string bo = rank == 3 ? coord(L, 0, k) : "0";
+    const std::string x = fmt::format("{}[(({}) * {} + {}) * {} + {}]", sa, bo, M, coord(L, kd - 1, k), KC, kk);
+    const std::string y = fmt::format("{}[(({}) * {} + {}) * {} + {}]", sb, bo, KC, kk, N, coord(L, kd, k));
+    const std::string acc = fmt::format("{}[{}]", res, k);
+    const std::string step =
+        dp.is_float ? fmt::format("fma({}, {}, {})", x, y, acc)
+                    : cx_.tcall("tr_add", ct, fmt::format("{}, {}", acc, cx_.tcall("tr_mul", ct, fmt::format("{}, {}", x, y))));
+    line(fmt::format("{} = {};", acc, step));
+  }
+  close();
   close();
   bind_array(r, res);
 }

@@ -113,10 +113,16 @@ void Emitter::hazard_barrier(bool store, const Value* ptr, bool atomic) {
     need = true;
   }
   if (need) {
-    const char* why = store ? "__syncthreads();  // this program's earlier accesses are done before the store"
-                            : "__syncthreads();  // this program's earlier stores are visible to the load";
-    if (guard.empty()) line(why);
-    else line(fmt::format("if ({} > 0) {}", guard, why));  // only the previous iteration's
+    const char* why = store ? "this program's earlier accesses are done before the store"
+                            : "this program's earlier stores are visible to the load";
+    if (guard.empty()) {
+      barrier(why);
+    } else {  // only the previous iteration's
+      const size_t mark = out_.size();
+      barrier(why);
+      const size_t ind = out_.find_first_not_of(' ', mark);
+      out_.insert(ind, fmt::format("if ({} > 0) ", guard));
+    }
     accesses_.clear();
   }
   accesses_.push_back(a);
@@ -131,16 +137,16 @@ void Emitter::emit_load(const Op& op) {
   const bool vol = op.attr_int("volatile", 0) != 0;
   hazard_barrier(false, ptr, false);
   if (r->type.is_scalar()) {
-    std::string v = CExpr::load_expr(ptr->type, scalar(ptr), vol);
-    if (mask) v = fmt::format("{} ? {} : {}", scalar(mask), v, other ? scalar(other) : CExpr::zero_of(r->type));
+    std::string v = cx_.load(ptr->type, scalar(ptr), vol);
+    if (mask) v = fmt::format("{} ? {} : {}", scalar(mask), v, other ? scalar(other) : cx_.zero(r->type));
     std::string n = fresh("s");
-    line(fmt::format("{} const {} = {};", CExpr::ctype(r->type), n, v));
+    line(fmt::format("{} const {} = {};", cx_.type(r->type), n, v));
     bind_scalar(r, n);
     return;
   }
   const LinearLayout& l = layout_of(r);
   const int64_t R = l.size(HwDim::Register);
-  const std::string T = CExpr::ctype(r->type.element());
+  const std::string T = cx_.type(r->type.element());
   ensure(ptr, l);
   ensure(mask, l);
   ensure(other, l);
@@ -149,9 +155,9 @@ void Emitter::emit_load(const Op& op) {
   int d0 = 0;
   const int V = (vol || r->type.scalar == ScalarType::I1) ? 1 : access_vector(*this, l, ptr, mask, eb, &d0);
   for (int64_t g = 0; g < R; g += V) {
-    auto other_of = [&](int64_t rr) { return other ? el(other, l, rr) : CExpr::zero_of(r->type.element()); };
+    auto other_of = [&](int64_t rr) { return other ? el(other, l, rr) : cx_.zero(r->type.element()); };
     if (V == 1) {
-      std::string v = CExpr::load_expr(ptr->type, el(ptr, l, g), vol);
+      std::string v = cx_.load(ptr->type, el(ptr, l, g), vol);
       if (mask) v = fmt::format("{} ? {} : {}", el(mask, l, g), v, other_of(g));
       line(fmt::format("{}[{}] = {};", a, g, v));
       continue;
@@ -176,7 +182,7 @@ void Emitter::emit_load(const Op& op) {
     if (mask) open(fmt::format("if ({})", el(mask, l, g)));
     else open("");
     std::string t = fresh("t");
-    line(fmt::format("const {} {} = *(const {}*)({});", vec_type(bytes), t, vec_type(bytes), el(ptr, l, g)));
+    line(fmt::format("const {} {} = *({})({});", vec_type(bytes), t, gp(std::string("const ") + vec_type(bytes)), el(ptr, l, g)));
     if (words == 1) line(fmt::format("{}[0] = {};", w, t));
     else
       for (int k = 0; k < words; ++k) line(fmt::format("{}[{}] = {}.{};", w, k, t, "xyzw"[k]));
@@ -231,7 +237,7 @@ void Emitter::emit_store(const Op& op) {
     std::vector<std::string> elems;
     for (int i = 0; i < V; ++i) elems.push_back(el(val, l, g + i));
     const std::string vec = pack_words(elems, eb);
-    std::string s = fmt::format("*({}*)({}) = {};", vec_type(bytes), el(ptr, l, g), vec);
+    std::string s = fmt::format("*({})({}) = {};", gp(vec_type(bytes)), el(ptr, l, g), vec);
     if (mask) s = fmt::format("if ({}) {}", el(mask, l, g), s);
     line(s);
   }
@@ -244,7 +250,7 @@ void Emitter::emit_atomic(const Op& op) {
   const Value* mask = !cas && op.operands.size() >= 3 ? op.operands[2] : nullptr;
   const Value* r = op.results[0];
   const ScalarType S = ptr->type.scalar;
-  const std::string T = CExpr::ctype(ir::Type::of(S));
+  const std::string T = cx_.type(ir::Type::of(S));
   if (S == ScalarType::I1 || ir::is_fp8(S)) refuse(op, std::string("atomics on ") + std::string(ir::name(S)));
   const std::string rmw = op.attr_str("rmw");
   const char* bits = S == ScalarType::F64 ? "uint64_t" : S == ScalarType::F32 ? "uint32_t" : "uint16_t";
@@ -277,21 +283,72 @@ void Emitter::emit_atomic(const Op& op) {
                        bits, bits, CExpr::from_compute(S, upd));
   };
   const bool fence = op.attr_str("sem", "acq_rel") != "relaxed";
-  const std::string zero = CExpr::zero_of(r->type.element());
+  const std::string zero = cx_.zero(r->type.element());
+  if (msl() && ir::bitwidth(S) != 32)
+    not_simt(op, "atomics on elements other than 32-bit (Metal has 32-bit device atomics only)");
+  // Metal: a compare-and-swap loop on the element's bits (the MSL prelude's tr_cas_u32;
+  // MSL's atomics are relaxed, the fences are written around the group as on CUDA), the
+  // update inline, as the serial MSL renderer writes it.
+  auto msl_atomic = [&](const std::string& dst, const std::function<std::string(const Value*)>& at,
+                        const std::string& m) {
+    const bool fl = ir::is_float(S);
+    auto value_of = [&](const std::string& b) { return fl || ir::is_signed_int(S) ? cx_.tcall("tr_bits", T, b) : b; };
+    auto bits_of = [&](const std::string& v) { return fl || ir::is_signed_int(S) ? cx_.tcall("tr_bits", "uint32_t", v) : v; };
+    open(m.empty() ? std::string() : fmt::format("if ({})", m));
+    line(fmt::format("device uint32_t* const ap_ = (device uint32_t*)({});", at(ptr)));
+    if (cas) {
+      line(fmt::format("{} = {};", dst,
+                       value_of(fmt::format("tr_cas_u32(ap_, {}, {})", bits_of(at(op.operands[1])), bits_of(at(op.operands[2]))))));
+      close();
+      return;
+    }
+    const std::string v = at(op.operands[1]);
+    std::string upd;
+    const std::string o = value_of("o_");
+    if (rmw == "xchg") {
+      upd = v;
+    } else if (fl) {
+      const std::string ct = CExpr::compute_type(S);
+      const std::string a = CExpr::to_compute(S, o), b = CExpr::to_compute(S, "(" + v + ")");
+      if (rmw == "fadd" || rmw == "add") upd = CExpr::from_compute(S, fmt::format("({} + {})", a, b));
+      else if (rmw == "max") upd = CExpr::from_compute(S, cx_.tcall("tr_fmax", ct, a + ", " + b));
+      else if (rmw == "min") upd = CExpr::from_compute(S, cx_.tcall("tr_fmin", ct, a + ", " + b));
+      else refuse(op, "atomic '" + rmw + "' on floats");
+    } else if (rmw == "add") upd = cx_.tcall("tr_add", T, o + ", " + v);
+    else if (rmw == "and") upd = fmt::format("({})({} & {})", T, o, v);
+    else if (rmw == "or") upd = fmt::format("({})({} | {})", T, o, v);
+    else if (rmw == "xor") upd = fmt::format("({})({} ^ {})", T, o, v);
+    else if (rmw == "max") upd = cx_.tcall("tr_imax", T, o + ", " + v);
+    else if (rmw == "min") upd = cx_.tcall("tr_imin", T, o + ", " + v);
+    else refuse(op, "atomic '" + rmw + "' on integers");
+    line("uint32_t o_ = atomic_load_explicit((device atomic_uint*)ap_, memory_order_relaxed);");
+    open("for (;;)");
+    line(fmt::format("const uint32_t n_ = {};", bits_of(upd)));
+    line("const uint32_t s_ = tr_cas_u32(ap_, o_, n_);");
+    line("if (s_ == o_) break;");
+    line("o_ = s_;");
+    close();
+    line(fmt::format("{} = {};", dst, o));
+    close();
+  };
   if (r->type.is_scalar()) {
     std::string n = fresh("s");
-    line(fmt::format("{} {} = {};", CExpr::ctype(r->type), n, zero));
+    line(fmt::format("{} {} = {};", cx_.type(r->type), n, zero));
     need_smem(8);
-    line("__syncthreads();");
+    barrier();
     open("if (tr_tid == 0)");
-    if (fence) line("__threadfence();");
-    std::string c = call([&](const Value* v) { return scalar(v); });
-    line(mask ? fmt::format("{} = {} ? {} : {};", n, scalar(mask), c, zero) : fmt::format("{} = {};", n, c));
-    if (fence) line("__threadfence();");
-    line(fmt::format("*({}*)tr_smem = {};", CExpr::ctype(r->type), n));
+    if (fence) line(this->fence());
+    if (msl()) {
+      msl_atomic(n, [&](const Value* v) { return scalar(v); }, mask ? scalar(mask) : "");
+    } else {
+      std::string c = call([&](const Value* v) { return scalar(v); });
+      line(mask ? fmt::format("{} = {} ? {} : {};", n, scalar(mask), c, zero) : fmt::format("{} = {};", n, c));
+    }
+    if (fence) line(this->fence());
+    line(fmt::format("*({})tr_smem = {};", sp(cx_.type(r->type)), n));
     close();
-    line("__syncthreads();");
-    line(fmt::format("{} = *({}*)tr_smem;", n, CExpr::ctype(r->type)));
+    barrier();
+    line(fmt::format("{} = *({})tr_smem;", n, sp(cx_.type(r->type))));
     bind_scalar(r, n);
     return;
   }
@@ -303,22 +360,26 @@ void Emitter::emit_atomic(const Op& op) {
   const std::string own = owner(l);
   bool dup = !own.empty();
   if (!own.empty()) open(fmt::format("if ({})", own));
-  if (fence) line("__threadfence();");
+  if (fence) line(this->fence());
   for (int64_t k = 0; k < R; ++k) {
     if (reg_dup(l, k)) {
       dup = true;
       continue;
     }
+    if (msl()) {
+      msl_atomic(fmt::format("{}[{}]", a, k), [&](const Value* v) { return el(v, l, k); }, mask ? el(mask, l, k) : "");
+      continue;
+    }
     std::string c = call([&](const Value* v) { return el(v, l, k); });
     line(mask ? fmt::format("if ({}) {}[{}] = {};", el(mask, l, k), a, k, c) : fmt::format("{}[{}] = {};", a, k, c));
   }
-  if (fence) line("__threadfence();");
+  if (fence) line(this->fence());
   if (!own.empty()) close();
   bind_array(r, a);
   if (dup && uses(r) > 0) {  // the other holders of each element read the owner's old value
-    line("__syncthreads();");
+    barrier();
     std::string sm = to_smem(r);
-    line("__syncthreads();");
+    barrier();
     for (int64_t k = 0; k < R; ++k) line(fmt::format("{}[{}] = {}[{}];", a, k, sm, lin(l, k)));
   }
 }

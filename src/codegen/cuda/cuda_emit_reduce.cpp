@@ -83,7 +83,7 @@ void Emitter::emit_reduce(const Op& op) {
   while ((int64_t{1} << nb) < n) ++nb;
   std::vector<std::string> w(N), T(N);
   for (size_t k = 0; k < N; ++k) {
-    T[k] = CExpr::ctype(op.operands[k]->type.element());
+    T[k] = cx_.type(op.operands[k]->type.element());
     w[k] = declare_array(op.operands[k]->type, R, "rw");
     for (int64_t r = 0; r < R; ++r) line(fmt::format("{}[{}] = {};", w[k], r, el(op.operands[k], L, r)));
   }
@@ -126,10 +126,10 @@ void Emitter::emit_reduce(const Op& op) {
     if (!warp_bits.empty()) {
       const int64_t slot = slot_bytes;
       need_smem(slot * static_cast<int64_t>(live.size()));
-      line("__syncthreads();");
+      barrier();
       for (size_t s = 0; s < live.size(); ++s)
-        line(fmt::format("(({}*)(tr_smem + {}))[tr_tid] = {}[{}];", T[0], slot * static_cast<int64_t>(s), w[0], live[s]));
-      line("__syncthreads();");
+        line(fmt::format("(({})(tr_smem + {}))[tr_tid] = {}[{}];", sp(T[0]), slot * static_cast<int64_t>(s), w[0], live[s]));
+      barrier();
       int64_t mask = 0;
       for (int b : warp_bits) mask |= int64_t{32} << b;
       const int64_t C = int64_t{1} << warp_bits.size();
@@ -147,7 +147,7 @@ void Emitter::emit_reduce(const Op& op) {
           place += fmt::format("{}(((tr_lane >> {}) & 1) << {})", place.empty() ? "" : " | ", i, 5 + warp_bits[i]);
         for (size_t s = 0; s < live.size(); ++s) {
           std::string acc = fresh("o");
-          line(fmt::format("{} {} = (({}*)(tr_smem + {}))[(tr_tid & ~{}) | {}];", T[0], acc, T[0],
+          line(fmt::format("{} {} = (({})(tr_smem + {}))[(tr_tid & ~{}) | {}];", T[0], acc, sp(T[0]),
                            slot * static_cast<int64_t>(s), mask, place));
           for (size_t i = 0; i < warp_bits.size(); ++i) {
             const std::string o = fresh("o");
@@ -164,7 +164,7 @@ void Emitter::emit_reduce(const Op& op) {
           for (size_t i = 0; i < warp_bits.size(); ++i)
             if ((c >> i) & 1) place |= int64_t{32} << warp_bits[i];
           const std::string o = fresh("o");
-          line(fmt::format("const {} {} = (({}*)(tr_smem + {}))[(tr_tid & ~{}) | {}];", T[0], o, T[0],
+          line(fmt::format("const {} {} = (({})(tr_smem + {}))[(tr_tid & ~{}) | {}];", T[0], o, sp(T[0]),
                            slot * static_cast<int64_t>(s), mask, place));
           if (acc.empty()) {
             acc = o;
@@ -204,12 +204,12 @@ void Emitter::emit_reduce(const Op& op) {
       while (j > 0 && holder(L, axis, j - 1).first == 2) wb.push_back(holder(L, axis, --j).second);
       const int64_t slot = slot_bytes;
       need_smem(slot * static_cast<int64_t>(live.size() * N));
-      line("__syncthreads();");
+      barrier();
       for (size_t s = 0; s < live.size(); ++s)
         for (size_t k = 0; k < N; ++k)
-          line(fmt::format("(({}*)(tr_smem + {}))[tr_tid] = {}[{}];", T[k], slot * static_cast<int64_t>(s * N + k), w[k],
+          line(fmt::format("(({})(tr_smem + {}))[tr_tid] = {}[{}];", sp(T[k]), slot * static_cast<int64_t>(s * N + k), w[k],
                            live[s]));
-      line("__syncthreads();");
+      barrier();
       int64_t mask = 0;
       for (int b : wb) mask |= int64_t{32} << b;
       const int64_t C = int64_t{1} << wb.size();
@@ -221,7 +221,7 @@ void Emitter::emit_reduce(const Op& op) {
             if ((c >> i) & 1) place |= int64_t{32} << wb[i];
           for (size_t k = 0; k < N; ++k) {
             cur[c][k] = fresh("o");
-            line(fmt::format("const {} {} = (({}*)(tr_smem + {}))[(tr_tid & ~{}) | {}];", T[k], cur[c][k], T[k],
+            line(fmt::format("const {} {} = (({})(tr_smem + {}))[(tr_tid & ~{}) | {}];", T[k], cur[c][k], sp(T[k]),
                              slot * static_cast<int64_t>(s * N + k), mask, place));
           }
         }
@@ -307,14 +307,14 @@ void Emitter::emit_scan(const Op& op) {
   const auto& shape = op.operands[0]->type.shape;
   const int64_t n = shape[static_cast<size_t>(axis)], st = stride_of(shape, axis);
   for (const Value* o : op.operands) ensure(o, layout_of(o));  // conversions before the table is written
-  line("__syncthreads();");
+  barrier();
   std::vector<std::string> sm(N);
   int64_t off = 0;
   for (size_t k = 0; k < N; ++k) {
     sm[k] = to_smem(op.operands[k], off);
     off = align8(off + numel_of(op.operands[k]->type) * ebytes(op.operands[k]->type));
   }
-  line("__syncthreads();");
+  barrier();
   for (size_t k = 0; k < N; ++k)
     if (!(layout_of(op.results[k]) == layout_of(op.results[0]))) refuse(op, "scan results in different layouts");
   const LinearLayout& L = layout_of(op.results[0]);
@@ -329,14 +329,14 @@ void Emitter::emit_scan(const Op& op) {
     std::vector<std::string> acc(N);
     for (size_t k = 0; k < N; ++k) {
       acc[k] = fresh("acc");
-      line(fmt::format("{} {} = {}[{} + {} * {}];", CExpr::ctype(op.operands[k]->type.element()), acc[k], sm[k], base,
+      line(fmt::format("{} {} = {}[{} + {} * {}];", cx_.type(op.operands[k]->type.element()), acc[k], sm[k], base,
                        reverse ? n - 1 : 0, st));
     }
     open(fmt::format("for (int32_t {0} = 1; {0} <= {1}; ++{0})", t, reverse ? fmt::format("{} - 1 - {}", n, i) : i));
     std::vector<std::string> xs(N);
     for (size_t k = 0; k < N; ++k) {
       xs[k] = fresh("x");
-      line(fmt::format("const {} {} = {}[{} + ({}) * {}];", CExpr::ctype(op.operands[k]->type.element()), xs[k], sm[k],
+      line(fmt::format("const {} {} = {}[{} + ({}) * {}];", cx_.type(op.operands[k]->type.element()), xs[k], sm[k],
                        base, reverse ? fmt::format("{} - 1 - {}", n, t) : t, st));
     }
     std::vector<std::string> res = emit_combine(op, acc, xs);
@@ -352,13 +352,13 @@ void Emitter::emit_smem_gather(const Op& op) {
   if (op.kind == OpKind::Gather) ensure(op.operands[1], layout_of(op.results[0]));  // before the table is written
   ensure(op.operands[0], layout_of(op.operands[0]));
   if (op.kind == OpKind::Cat) ensure(op.operands[1], layout_of(op.operands[1]));
-  line("__syncthreads();");
+  barrier();
   std::string sm = to_smem(op.operands[0]);
   if (op.kind == OpKind::Cat) {
     const int64_t bytes = numel_of(op.operands[0]->type) * ebytes(op.operands[0]->type);
     to_smem(op.operands[1], bytes);  // b right after a: the result's row-major order (cat along dim 0)
   }
-  line("__syncthreads();");
+  barrier();
   for (size_t k = 0; k < op.results.size(); ++k) {
     const Value* res = op.results[k];
     const LinearLayout& L = layout_of(res);
@@ -382,7 +382,7 @@ void Emitter::emit_smem_gather(const Op& op) {
           const auto& sshape = op.operands[0]->type.shape;
           const int64_t n = sshape[static_cast<size_t>(axis)];
           std::string iv = fresh("gi");
-          line(fmt::format("const {} {} = {};", CExpr::ctype(idx->type.element()), iv, el(idx, L, r)));
+          line(fmt::format("const {} {} = {};", cx_.type(idx->type.element()), iv, el(idx, L, r)));
           std::string at;
           for (size_t d = 0; d < sshape.size(); ++d) {
             const std::string c = static_cast<int>(d) == axis ? fmt::format("(int64_t){}", iv) : coord(L, static_cast<int>(d), r);
@@ -390,7 +390,7 @@ void Emitter::emit_smem_gather(const Op& op) {
           }
           const std::string ok = ir::is_signed_int(idx->type.scalar) ? fmt::format("({0} >= 0 && (int64_t){0} < {1})", iv, n)
                                                                      : fmt::format("((uint64_t){} < {}ull)", iv, n);
-          src = fmt::format("({} ? {}[{}] : {})", ok, sm, at, CExpr::zero_of(res->type.element()));
+          src = fmt::format("({} ? {}[{}] : {})", ok, sm, at, cx_.zero(res->type.element()));
           break;
         }
         default: refuse(op, "not a gather op");
@@ -407,41 +407,63 @@ void Emitter::emit_smem_gather(const Op& op) {
 void Emitter::emit_sort(const Op& op) {
   const Value* x = op.operands[0];
   const Value* r = op.results[0];
-  ir::SortParams sp;
-  if (std::string why = ir::sort_params(op, x->type, &sp); !why.empty()) refuse(op, why);
-  const int64_t n = sp.n;
-  const int levels = sp.levels, lk = sp.lk;
+  ir::SortParams spar;
+  if (std::string why = ir::sort_params(op, x->type, &spar); !why.empty()) refuse(op, why);
+  const int64_t n = spar.n;
+  const int levels = spar.levels, lk = spar.lk;
   const int64_t numel = numel_of(x->type), rows = numel / n;
-  const bool desc = sp.descending;
+  const bool desc = spar.descending;
   const ir::ScalarType S = x->type.scalar;
-  const std::string T = CExpr::ctype(x->type.element());
+  const std::string T = cx_.type(x->type.element());
   const int64_t second = align8(numel * ebytes(x->type));
   need_smem(2 * second);
   ensure(x, layout_of(x));  // conversions before the buffers are written
-  line("__syncthreads();");
+  barrier();
   std::string a = to_smem(x);
-  line("__syncthreads();");
+  barrier();
   auto cv = [&](const std::string& e) { return CExpr::to_compute(S, e); };
   const LinearLayout& Lr = layout_of(r);
   std::string out = declare_array(r->type, Lr.size(HwDim::Register), "so");
   open("");
-  line(fmt::format("{0}* cur_ = {1}; {0}* nxt_ = ({0}*)(tr_smem + {2}); int64_t m_ = {3};", T, a, second, n));
-  open("auto merge_ = [&](int stage_, int order_)");
-  open("for (int i_ = stage_ - 1; i_ >= 0; --i_)");
-  open(fmt::format("for (int64_t e_ = tr_tid; e_ < {} * m_; e_ += {})", rows, threads()));
-  line("const int64_t r_ = e_ / m_, p_ = e_ % m_;");
-  line("const int64_t q_ = p_ ^ ((int64_t)1 << i_);");
-  line("const bool f_ = order_ == 2 ? ((p_ >> stage_) & 1) != 0 : order_ == 1;");
-  line("const bool right_ = ((p_ >> i_) & 1) != 0;");
-  line(fmt::format("const bool gt_ = {} > {};", cv("cur_[r_ * m_ + p_]"), cv("cur_[r_ * m_ + q_]")));
-  line("nxt_[r_ * m_ + p_] = (gt_ != (f_ != right_)) ? cur_[r_ * m_ + q_] : cur_[r_ * m_ + p_];");
-  close();
-  line("__syncthreads();");
-  line(fmt::format("{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", T));
-  close();
-  close("};");
-  if (sp.merge) line(fmt::format("merge_({}, {});", levels, desc ? 1 : 0));
-  else line(fmt::format("for (int s_ = 1; s_ <= {0}; ++s_) merge_(s_, s_ < {1} ? 2 : {2});", lk, levels, desc ? 1 : 0));
+  line(fmt::format("{0} cur_ = {1}; {0} nxt_ = ({0})(tr_smem + {2}); int64_t m_ = {3};", sp(T), a, second, n));
+  // One merge of the network: stage_ levels down from (stage_ - 1), order_ 0 ascending, 1
+  // descending, 2 alternating by stage_ (a lambda on CUDA; inline on Metal, which has none).
+  auto merge_body = [&]() {
+    open("for (int i_ = stage_ - 1; i_ >= 0; --i_)");
+    open(fmt::format("for (int64_t e_ = tr_tid; e_ < {} * m_; e_ += {})", rows, threads()));
+    line("const int64_t r_ = e_ / m_, p_ = e_ % m_;");
+    line("const int64_t q_ = p_ ^ ((int64_t)1 << i_);");
+    line("const bool f_ = order_ == 2 ? ((p_ >> stage_) & 1) != 0 : order_ == 1;");
+    line("const bool right_ = ((p_ >> i_) & 1) != 0;");
+    line(fmt::format("const bool gt_ = {} > {};", cv("cur_[r_ * m_ + p_]"), cv("cur_[r_ * m_ + q_]")));
+    line("nxt_[r_ * m_ + p_] = (gt_ != (f_ != right_)) ? cur_[r_ * m_ + q_] : cur_[r_ * m_ + p_];");
+    close();
+    barrier();
+    line(fmt::format("{} sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", sp(T)));
+    close();
+  };
+  auto merge = [&](const std::string& stage, const std::string& order) {
+    if (!msl()) {
+      line(fmt::format("merge_({}, {});", stage, order));
+      return;
+    }
+    open("");
+    line(fmt::format("const int stage_ = {}, order_ = {};", stage, order));
+    merge_body();
+    close();
+  };
+  if (!msl()) {
+    open("auto merge_ = [&](int stage_, int order_)");
+    merge_body();
+    close("};");
+  }
+  if (spar.merge) {
+    merge(std::to_string(levels), desc ? "1" : "0");
+  } else {
+    open(fmt::format("for (int s_ = 1; s_ <= {}; ++s_)", lk));
+    merge("s_", fmt::format("s_ < {} ? 2 : {}", levels, desc ? 1 : 0));
+    close();
+  }
   if (lk < levels) {
     open(fmt::format("for (int s_ = {0} + 1; s_ <= {1}; ++s_)", lk, levels));
     line("const int64_t half_ = m_ / 2;");
@@ -449,10 +471,10 @@ void Emitter::emit_sort(const Op& op) {
     line("const int64_t r_ = e_ / half_, np_ = e_ % half_;");
     for (const std::string& l : topk_pair_select(S, lk, desc)) line(l);
     close();
-    line("__syncthreads();");
-    line(fmt::format("{}* sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", T));
+    barrier();
+    line(fmt::format("{} sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", sp(T)));
     line("m_ = half_;");
-    line(fmt::format("merge_({0}, s_ < {1} ? 2 : {2});", lk, levels, desc ? 1 : 0));
+    merge(std::to_string(lk), fmt::format("s_ < {} ? 2 : {}", levels, desc ? 1 : 0));
     close();
   }
   for (int64_t k = 0; k < Lr.size(HwDim::Register); ++k) line(fmt::format("{}[{}] = cur_[{}];", out, k, lin(Lr, k)));
@@ -469,26 +491,27 @@ void Emitter::emit_histogram(const Op& op) {
   ensure(x, L);
   ensure(mask, L);  // before the bins take the shared memory
   need_smem(B * 4);
-  line("__syncthreads();");
-  line(fmt::format("for (int32_t i_ = tr_tid; i_ < {}; i_ += {}) ((int32_t*)tr_smem)[i_] = 0;", B, threads()));
-  line("__syncthreads();");
+  barrier();
+  line(fmt::format("for (int32_t i_ = tr_tid; i_ < {}; i_ += {}) (({})tr_smem)[i_] = 0;", B, threads(), sp("int32_t")));
+  barrier();
   const std::string own = owner(L);
   if (!own.empty()) open(fmt::format("if ({})", own));
   for (int64_t r = 0; r < L.size(HwDim::Register); ++r) {
     if (reg_dup(L, r)) continue;
     std::string v = fresh("hv");
-    line(fmt::format("const {} {} = {};", CExpr::ctype(x->type.element()), v, el(x, L, r)));
+    line(fmt::format("const {} {} = {};", cx_.type(x->type.element()), v, el(x, L, r)));
     std::string ok = ir::is_signed_int(x->type.scalar) ? fmt::format("{0} >= 0 && (int64_t){0} < {1}", v, B)
                                                        : fmt::format("(uint64_t){} < {}ull", v, B);
     if (mask) ok += " && " + el(mask, L, r);
-    line(fmt::format("if ({}) atomicAdd((int32_t*)tr_smem + {}, 1);", ok, v));
+    line(msl() ? fmt::format("if ({}) atomic_fetch_add_explicit((threadgroup atomic_int*)tr_smem + {}, 1, memory_order_relaxed);", ok, v)
+               : fmt::format("if ({}) atomicAdd((int32_t*)tr_smem + {}, 1);", ok, v));
   }
   if (!own.empty()) close();
-  line("__syncthreads();");
+  barrier();
   const LinearLayout& Lr = layout_of(res);
   std::string a = declare_array(res->type, Lr.size(HwDim::Register), "h");
   for (int64_t r = 0; r < Lr.size(HwDim::Register); ++r)
-    line(fmt::format("{}[{}] = ((int32_t*)tr_smem)[{}];", a, r, lin(Lr, r)));
+    line(fmt::format("{}[{}] = (({})tr_smem)[{}];", a, r, sp("int32_t"), lin(Lr, r)));
   bind_array(res, a);
 }
 

@@ -12,12 +12,44 @@ using ir::Op;
 using ir::OpKind;
 using ir::Value;
 
-Emitter::Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts, int sm)
-    : fn_(fn), opts_(opts), cx_("cuda", !opts.portable_numerics), num_warps_(opts.num_warps),
-      plan_(plan_layouts(fn, opts.num_warps, opts.portable_numerics, sm)), axis_(fn) {
+Emitter::Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts, int sm, Target target)
+    : fn_(fn), opts_(opts), target_(target),
+      cx_(target == Target::Msl ? CExpr("metal", false, Dialect::MSL) : CExpr("cuda", !opts.portable_numerics)),
+      num_warps_(opts.num_warps),
+      plan_(plan_layouts(fn, opts.num_warps, opts.portable_numerics, target == Target::Msl ? kNoTensorCores : sm)),
+      axis_(fn) {
+  // Metal: a threadgroup holds at most 1024 threads.
   if (num_warps_ < 1 || num_warps_ > 32 || (num_warps_ & (num_warps_ - 1)))
-    throw frontend::CompileError(fn.loc, fmt::format("cuda backend: num_warps must be a power of two in [1, 32], got {}",
-                                                     num_warps_));
+    throw frontend::CompileError(fn.loc, fmt::format("{} backend: num_warps must be a power of two in [1, 32], got {}",
+                                                     msl() ? "metal" : "cuda", num_warps_));
+}
+
+// ---- the target's spellings ------------------------------------------------------------------
+
+void Emitter::barrier(const char* comment) {
+  std::string s = msl() ? "threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);" : "__syncthreads();";
+  if (comment) s += std::string("  // ") + comment;
+  line(s);
+}
+namespace {
+// `T` with `space` applied to its pointee: "threadgroup float*", or for a pointer type
+// "device float* threadgroup*" (the qualifier binds to what the outer pointer points at).
+std::string spaced_ptr(const char* space, const std::string& T) {
+  if (!space[0]) return T + "*";
+  if (!T.empty() && T.back() == '*') return fmt::format("{} {}*", T, space);
+  return fmt::format("{} {}*", space, T);
+}
+}  // namespace
+std::string Emitter::sp(const std::string& T) const { return spaced_ptr(msl() ? "threadgroup" : "", T); }
+std::string Emitter::gp(const std::string& T) const { return spaced_ptr(msl() ? "device" : "", T); }
+std::string Emitter::fence() const {
+  return msl() ? "atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);"
+               : "__threadfence();";
+}
+void Emitter::not_simt(const ir::Op& op, const std::string& why) const {
+  if (!msl()) refuse(op, why);
+  throw SimtUnsupported(op.loc, fmt::format("metal backend: {} not lowered by the threadgroup-parallel MSL renderer yet: {}",
+                                            op.name(), why));
 }
 
 // ---- output ----------------------------------------------------------------------------------
@@ -245,7 +277,7 @@ bool Emitter::remat(const Value* v) {
 
 std::string Emitter::declare_array(const ir::Type& t, int64_t regs, const char* prefix) {
   std::string n = fresh(prefix);
-  line(fmt::format("{} {}[{}];", CExpr::ctype(t.element()), n, regs));
+  line(fmt::format("{} {}[{}];", cx_.type(t.element()), n, regs));
   return n;
 }
 
@@ -274,13 +306,13 @@ std::string Emitter::to_smem(const Value* v, int64_t byte_offset,
                              const std::function<std::string(const std::string&)>& index) {
   int64_t numel = 1;
   for (int64_t d : v->type.shape) numel *= d;
-  const std::string T = CExpr::ctype(v->type.element());
+  const std::string T = cx_.type(v->type.element());
   const int eb = v->type.is_ptr ? 8 : std::max(1, ir::byte_size(v->type.scalar));
   need_smem(byte_offset + numel * eb);
   const LinearLayout& l = layout_of(v);
   ensure(v, l);  // nothing may be converted inside the owner block below
   std::string sm = fresh("sm");
-  line(fmt::format("{}* const {} = ({}*)(tr_smem + {});", T, sm, T, byte_offset));
+  line(fmt::format("{0} const {1} = ({0})(tr_smem + {2});", sp(T), sm, byte_offset));
   const std::string own = owner(l);
   const int V = byte_offset % 16 == 0 ? smem_vector(l, eb) : 1;
   if (!own.empty()) open(fmt::format("if ({})", own));
@@ -292,7 +324,7 @@ std::string Emitter::to_smem(const Value* v, int64_t byte_offset,
     }
     std::vector<std::string> elems;
     for (int i = 0; i < V; ++i) elems.push_back(el(v, l, r + i));
-    line(fmt::format("*({}*)&{}[{}] = {};", vec_type(V * eb), sm, index(lin(l, r)), pack_words(elems, eb)));
+    line(fmt::format("*({})&{}[{}] = {};", sp(vec_type(V * eb)), sm, index(lin(l, r)), pack_words(elems, eb)));
   }
   if (!own.empty()) close();
   return sm;
@@ -305,13 +337,13 @@ std::string Emitter::convert(const Value* v, const LinearLayout& to) {
     if (f != it->end()) return f->second;
   }
   line(fmt::format("// convert %{} to another layout through shared memory", v->id));
-  line("__syncthreads();");
+  barrier();
   std::string sm = to_smem(v);
-  line("__syncthreads();");
+  barrier();
   std::string a = declare_array(v->type, to.size(HwDim::Register), "cv");
   const int eb = v->type.is_ptr ? 8 : std::max(1, ir::byte_size(v->type.scalar));
   const int V = smem_vector(to, eb);
-  const std::string T = CExpr::ctype(v->type.element());
+  const std::string T = cx_.type(v->type.element());
   for (int64_t r = 0; r < to.size(HwDim::Register); r += V) {
     if (V == 1) {
       line(fmt::format("{}[{}] = {}[{}];", a, r, sm, lin(to, r)));
@@ -319,7 +351,7 @@ std::string Emitter::convert(const Value* v, const LinearLayout& to) {
     }
     const int bytes = V * eb, words = bytes / 4;
     std::string w = fresh("w"), t = fresh("t");
-    line(fmt::format("const {} {} = *(const {}*)&{}[{}];", vec_type(bytes), t, vec_type(bytes), sm, lin(to, r)));
+    line(fmt::format("const {} {} = *({})&{}[{}];", vec_type(bytes), t, sp(std::string("const ") + vec_type(bytes)), sm, lin(to, r)));
     if (words == 1) line(fmt::format("const uint32_t {0}[1] = {{{1}}};", w, t));
     else if (words == 2) line(fmt::format("const uint32_t {0}[2] = {{{1}.x, {1}.y}};", w, t));
     else line(fmt::format("const uint32_t {0}[4] = {{{1}.x, {1}.y, {1}.z, {1}.w}};", w, t));
@@ -409,7 +441,7 @@ void Emitter::assign(const std::string& dst, const Value* v, const LinearLayout*
 std::string Emitter::declare_like(const Value* like, const char* prefix) {
   if (like->type.is_tensor()) return declare_array(like->type, layout_of(like).size(HwDim::Register), prefix);
   std::string n = fresh(prefix);
-  line(fmt::format("{} {} = {};", CExpr::ctype(like->type), n, CExpr::zero_of(like->type)));
+  line(fmt::format("{} {} = {};", cx_.type(like->type), n, cx_.zero(like->type)));
   return n;
 }
 
@@ -447,7 +479,7 @@ void Emitter::emit_op(const Op& op) {
     if (r->type.is_scalar()) {
       std::string n = fresh("s");
       std::string e = op.kind == OpKind::Constant ? cx_.literal(op) : scalar(op.operands[0]);
-      line(fmt::format("{} const {} = {};", CExpr::ctype(r->type), n, e));
+      line(fmt::format("{} const {} = {};", cx_.type(r->type), n, e));
       bind_scalar(r, n);
     }
     return;
@@ -459,7 +491,8 @@ void Emitter::emit_op(const Op& op) {
       if (axis < 0 || axis > 2) refuse(op, "axis must be 0, 1 or 2");
       const char* xyz = axis == 0 ? "x" : axis == 1 ? "y" : "z";
       std::string n = fresh("s");
-      line(fmt::format("const int32_t {} = (int32_t){}.{};", n, op.kind == OpKind::ProgramId ? "blockIdx" : "gridDim", xyz));
+      const char* src = op.kind == OpKind::ProgramId ? (msl() ? "tr_pid" : "blockIdx") : (msl() ? "tr_npid" : "gridDim");
+      line(fmt::format("const int32_t {} = (int32_t){}.{};", n, src, xyz));
       bind_scalar(op.results[0], n);
       return;
     }
@@ -468,7 +501,7 @@ void Emitter::emit_op(const Op& op) {
       std::string n = declare_like(r, "u");
       if (r->type.is_tensor()) {
         for (int64_t k = 0; k < layout_of(r).size(HwDim::Register); ++k)
-          line(fmt::format("{}[{}] = {};", n, k, CExpr::zero_of(r->type.element())));
+          line(fmt::format("{}[{}] = {};", n, k, cx_.zero(r->type.element())));
         bind_array(r, n);
       } else {
         bind_scalar(r, n);
@@ -489,7 +522,7 @@ void Emitter::emit_op(const Op& op) {
     case OpKind::While: return emit_while(op);
     case OpKind::Assert: return emit_assert(op);
     case OpKind::Print: return emit_print(op);
-    case OpKind::Barrier: line("__syncthreads();  // tl.debug_barrier"); return;
+    case OpKind::Barrier: barrier("tl.debug_barrier"); return;
     case OpKind::Yield: case OpKind::Condition:
       if (terminator_handlers.empty()) refuse(op, "terminator outside a region");
       terminator_handlers.back()(op);
@@ -511,7 +544,7 @@ void Emitter::emit_elementwise(const Op& op) {
     std::vector<std::string> a;
     for (const Value* o : op.operands) a.push_back(scalar(o));
     std::string n = fresh("s");
-    line(fmt::format("{} const {} = {};", CExpr::ctype(res->type), n, cx_.elementwise_expr(op, a)));
+    line(fmt::format("{} const {} = {};", cx_.type(res->type), n, cx_.elementwise_expr(op, a)));
     bind_scalar(res, n);
     return;
   }
@@ -528,6 +561,9 @@ void Emitter::emit_elementwise(const Op& op) {
 
 std::string Emitter::fail_statement(const std::string& message, const std::string& file, int64_t ln) {
   fail_sites.push_back(CudaFailSite{message, file, ln});
+  // Metal: a 32-bit key, linear program id * sites + site - 1 (tr_key0 is declared by the
+  // MSL kernel's head, msl_simt.cpp, once the number of sites is known).
+  if (msl()) return fmt::format("tr_fail(tr_status, tr_key0 + {}u);", fail_sites.size() - 1);
   return fmt::format("tr_fail_report(tr_fail, {});", fail_sites.size());
 }
 
@@ -536,17 +572,22 @@ std::string Emitter::fail_statement(const std::string& message, const std::strin
 std::string Emitter::render() {
   count_uses(fn_.body);
   out_.clear();
-  prologue_ = "  const int32_t tr_tid = (int32_t)threadIdx.x, tr_lane = tr_tid & 31, tr_warp = tr_tid >> 5;\n"
-              "  (void)tr_lane; (void)tr_warp; (void)tr_fail;\n";
+  prologue_ = msl() ? "  const int32_t tr_tid = (int32_t)tr_tid_in, tr_lane = tr_tid & 31, tr_warp = tr_tid >> 5;\n"
+                      "  (void)tr_lane; (void)tr_warp;\n"
+                    : "  const int32_t tr_tid = (int32_t)threadIdx.x, tr_lane = tr_tid & 31, tr_warp = tr_tid >> 5;\n"
+                      "  (void)tr_lane; (void)tr_warp; (void)tr_fail;\n";
   indent_ = 1;
   for (size_t i = 0; i < fn_.body.args.size(); ++i) {
     const Value* a = fn_.body.args[i];
     if (a->type.is_tensor())
       throw frontend::CompileError(fn_.loc, "cuda backend: kernel parameter " + std::to_string(i) +
                                                 " is a tensor; only pointers and scalars can be passed");
-    const std::string ct = CExpr::ctype(a->type);
+    const std::string ct = cx_.type(a->type);
     std::string src;
-    if (a->type.is_ptr) {
+    if (msl()) {  // buffers bound at their offsets; scalars by constant reference (msl_simt.cpp)
+      src = !a->type.is_ptr && a->type.scalar == ir::ScalarType::I1 ? fmt::format("(uint8_t)(a{} != 0)", i)
+                                                                      : fmt::format("a{}", i);
+    } else if (a->type.is_ptr) {
       src = fmt::format("({})a{}.ptr", ct, i);
     } else {
       switch (a->type.scalar) {
@@ -562,6 +603,15 @@ std::string Emitter::render() {
     bind_scalar(a, n);
   }
   emit_block(fn_.body);
+  if (msl()) {  // no ring, no global scratch: the threadgroup memory is scratch alone
+    std::string head = "  threadgroup uchar* const tr_smem = tr_dyn_smem;\n  (void)tr_smem;\n";
+    if (!fail_sites.empty())
+      head += fmt::format(
+          "  // a failure at site k (1-based) of the lowest failing program: (linear program id * {0} + k - 1)\n"
+          "  const uint tr_key0 = ((uint)tr_pid.x + (uint)tr_npid.x * ((uint)tr_pid.y + (uint)tr_npid.y * (uint)tr_pid.z)) * {0}u;\n",
+          fail_sites.size());
+    return head + prologue_ + out_;
+  }
   // The pipelining ring first (cuda_emit_pipeline.cpp), scratch after it.
   // The ring first (cuda_emit_pipeline.cpp), scratch after it (or over it, when no pipelined
   // loop body uses scratch). wgmma's swizzled tiles must start 1024-byte aligned: then the

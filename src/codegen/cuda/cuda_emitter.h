@@ -22,6 +22,8 @@
 #include "codegen/c_expr.h"
 #include "codegen/cuda/cuda_codegen.h"
 #include "codegen/cuda/cuda_layouts.h"
+#include "ir/dot_params.h"
+#include "frontend/source.h"
 #include "passes/axis_info.h"
 
 namespace tritium::codegen::cuda {
@@ -41,10 +43,24 @@ class Emitter;
 /// analysis); up to 16 bytes, at least 4 (else 1). *dim receives that dimension.
 int access_vector(const Emitter& e, const LinearLayout& l, const ir::Value* ptr, const ir::Value* mask, int eb, int* dim);
 
+/// The language the emitter writes. Cuda: CUDA C++ for NVRTC. Msl: the Metal Shading
+/// Language for one threadgroup of 32 x num_warps threads per program (codegen/metal,
+/// msl_simt.cpp): the same layouts and canonical orders, spelled with Metal's threadgroup
+/// barriers, simd_shuffle_xor and address spaces; no tensor cores, no pipelining (dots are
+/// the FMA chain), what has no Metal spelling refused with SimtUnsupported.
+enum class Target { Cuda, Msl };
+
+/// Thrown (Target::Msl) for a construct the threadgroup-parallel MSL path does not lower
+/// yet; the MSL renderer then renders the program with one thread per threadgroup instead.
+struct SimtUnsupported : frontend::CompileError {
+  using frontend::CompileError::CompileError;
+};
+
 class Emitter {
  public:
-  /// `sm`: the target's compute capability x 10 (e.g. 90), which picks mma.sync or wgmma.
-  Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts, int sm);
+  /// `sm`: the target's compute capability x 10 (e.g. 90), which picks mma.sync or wgmma
+  /// (ignored for Target::Msl: no tensor cores).
+  Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts, int sm, Target target = Target::Cuda);
   /// The kernel body's text (declarations of the per-thread coordinates first).
   std::string render();
   /// Dynamic shared memory: the pipelining ring, then scratch — or both from the start when
@@ -57,6 +73,17 @@ class Emitter {
   std::vector<CudaFailSite> fail_sites;
 
   // ---- output ----------------------------------------------------------------------------
+  bool msl() const { return target_ == Target::Msl; }
+  /// A threadgroup-wide barrier statement that also orders this program's global-memory
+  /// accesses (`comment`, if any, after it).
+  void barrier(const char* comment = nullptr);
+  /// The type of a pointer to `T` in shared (threadgroup) memory / in global (device) memory.
+  std::string sp(const std::string& T) const;
+  std::string gp(const std::string& T) const;
+  /// A device-scope memory fence statement (before and after an atomic with acquire / release).
+  std::string fence() const;
+  /// Target::Msl: throws SimtUnsupported naming `op` (CUDA: refuse()).
+  [[noreturn]] void not_simt(const ir::Op& op, const std::string& why) const;
   void line(const std::string& s);
   void open(const std::string& head);
   void close(const std::string& tail = "}");
@@ -144,6 +171,9 @@ class Emitter {
   void emit_smem_gather(const ir::Op& op);
   void emit_histogram(const ir::Op& op);
   void emit_dot(const ir::Op& op);
+  /// The FMA-chain dot with its operands staged `KC` columns of a / rows of b at a time
+  /// (Target::Msl, where the whole operands pass the threadgroup memory; the same bits).
+  void emit_dot_chunked(const ir::Op& op, const ir::DotParams& dp, int64_t KC);
   /// Where a tensor-core dot reads its operands (cuda_emit_dot.cpp): a from packed
   /// fragments (frag_regs_), from registers in its fragment layout, from a pipelined ring
   /// slot (staged_) or from a tile written to shared memory here; b likewise (registers
@@ -298,6 +328,7 @@ class Emitter {
 
   const ir::Function& fn_;
   runtime::CodegenOptions opts_;
+  Target target_;
   CExpr cx_;  // "cuda", with the approximations of native numerics unless portable
   int num_warps_;
   LayoutPlan plan_;

@@ -229,7 +229,7 @@ bool mma_warps_along_m(const ir::Function& fn) {
 
 MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable, bool warps_along_m, int sm) {
   MmaPlan p;
-  if (portable || dot.operands.size() != 3) return p;
+  if (portable || sm == kNoTensorCores || dot.operands.size() != 3) return p;
   const ir::Type& at = dot.operands[0]->type;
   const ir::Type& bt = dot.operands[1]->type;
   const ir::Type& rt = dot.results[0]->type;

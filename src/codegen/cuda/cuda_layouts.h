@@ -113,7 +113,9 @@ struct MmaPlan {
 /// Warps split M and N so that each warp's tile is as square as the shape allows (fewer
 /// fragment loads per mma), or, with `warps_along_m`, M only (each warp owns whole rows:
 /// the row reductions between chained dots, as in attention, stay inside a warp).
-/// `sm`: the target's compute capability x 10 (90: H100 / H200; wgmma needs exactly 90).
+/// `sm`: the target's compute capability x 10 (90: H100 / H200; wgmma needs exactly 90);
+/// kNoTensorCores: none (the MSL target), every dot is the FMA chain.
+constexpr int kNoTensorCores = -1;
 MmaPlan mma_plan(const ir::Op& dot, int num_warps, bool portable, bool warps_along_m = false, int sm = 0);
 /// True when `fn` has more than one dot (a chain such as attention's QK^T then PV):
 /// its dots put their warps along M (upstream Triton does the same for chained dots).

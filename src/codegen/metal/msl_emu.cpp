@@ -12,8 +12,15 @@ namespace {
 const char* const kStdlib = R"TREMU(// ---- msl-emu: <metal_stdlib> for the C++ compiler ---------------------------------------
 // What an MSL program of tritium's uses of Metal, in C++ (codegen/metal/msl_emu.h).
 #pragma once
+#define TR_EMU_STACK {STACK}
+#define TR_EMU_HEADER {HEADER}
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
 #define __METAL_VERSION__ 310
+#define TR_MSL_EMU 1
 #define kernel
 #define device
 #define constant const
@@ -32,10 +39,200 @@ float tanhf(float) noexcept; float powf(float, float) noexcept; float exp10f(flo
 float log10f(float) noexcept; float expf(float) noexcept; float exp2f(float) noexcept;
 float logf(float) noexcept; float log2f(float) noexcept; float fmodf(float, float) noexcept;
 }
+namespace tr_emu {
+// ---- threadgroups of many threads: one fiber per thread ------------------------------------
+// A threadgroup runs on one host thread: each of its n threads is a fiber with its own stack,
+// started in thread order; a fiber runs until it waits at a barrier or returns, then the next
+// runnable one runs. threadgroup_barrier waits until all n threads have arrived (a
+// generation count per barrier); simd_shuffle_xor exchanges values through the simdgroup's
+// slots between two waits for the simdgroup's 32 threads. A round over all fibers in which
+// none can run means some thread waits at a barrier the others never reach (undefined
+// behaviour on Metal): the launch fails. Fibers switch with a few instructions on x86-64
+// (callee-saved registers and the stack pointer, as the SysV ABI defines them), through
+// ucontext elsewhere.
+// The fibers' memory is the launcher's arena (msl_emu.h, kMslEmuArena*): this struct at its
+// start, then kMaxThreads stacks of kStack bytes, each with a guard page at its bottom.
+enum { kStack = TR_EMU_STACK, kMaxThreads = 1024, kHeader = TR_EMU_HEADER };
+struct Group {
+  int n = 0, cur = 0, alive = 0;
+  unsigned tg_gen = 0;
+  int tg_arrived = 0;
+  unsigned simd_gen[kMaxThreads / 32];
+  int simd_arrived[kMaxThreads / 32];
+  uint64_t slot[kMaxThreads];
+  unsigned char done[kMaxThreads];
+  unsigned char wait_kind[kMaxThreads];  // 0 runnable, 1 threadgroup barrier, 2 simdgroup barrier
+  unsigned wait_gen[kMaxThreads];
+  unsigned char* stacks = nullptr;
+  void (*run)(void*, unsigned) = nullptr;
+  void* arg = nullptr;
+#if defined(__x86_64__)
+  void* sched_sp = nullptr;
+  void* sp[kMaxThreads];
+#else
+  ucontext_t sched;
+  ucontext_t* ctx = nullptr;
+#endif
+};
+inline Group*& current() {
+  static thread_local Group* g = nullptr;
+  return g;
+}
+#if defined(__x86_64__)
+// tr_emu_switch(save, to): pushes the callee-saved registers, stores the stack pointer in
+// *save, loads `to` and pops the registers saved there.
+extern "C" void tr_emu_switch(void** save, void* to);
+asm(".text\n"
+    ".p2align 4\n"
+    ".hidden tr_emu_switch\n"
+    ".globl tr_emu_switch\n"
+    ".type tr_emu_switch,@function\n"
+    "tr_emu_switch:\n"
+    "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
+    "  subq $8, %rsp\n  stmxcsr (%rsp)\n  fnstcw 4(%rsp)\n"
+    "  movq %rsp, (%rdi)\n"
+    "  movq %rsi, %rsp\n"
+    "  ldmxcsr (%rsp)\n  fldcw 4(%rsp)\n  addq $8, %rsp\n"
+    "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
+    "  ret\n"
+    ".size tr_emu_switch, .-tr_emu_switch\n");
+#endif
+inline void yield_to_scheduler() {
+  Group* g = current();
+#if defined(__x86_64__)
+  tr_emu_switch(&g->sp[g->cur], g->sched_sp);
+#else
+  swapcontext(&g->ctx[g->cur], &g->sched);
+#endif
+}
+inline void tg_barrier() {
+  Group* g = current();
+  if (!g) return;  // one thread per threadgroup: nothing to wait for
+  if (++g->tg_arrived == g->n) {
+    g->tg_arrived = 0;
+    ++g->tg_gen;
+    return;
+  }
+  g->wait_kind[g->cur] = 1;
+  g->wait_gen[g->cur] = g->tg_gen;
+  yield_to_scheduler();
+}
+inline void simd_barrier() {
+  Group* g = current();
+  const int s = g->cur >> 5, width = g->n < 32 ? g->n : 32;
+  if (++g->simd_arrived[s] == width) {
+    g->simd_arrived[s] = 0;
+    ++g->simd_gen[s];
+    return;
+  }
+  g->wait_kind[g->cur] = 2;
+  g->wait_gen[g->cur] = g->simd_gen[s];
+  yield_to_scheduler();
+}
+inline uint64_t simd_exchange(uint64_t v, unsigned lane_mask) {
+  Group* g = current();
+  if (!g) return v;  // a single thread: its own value
+  const int me = g->cur;
+  g->slot[me] = v;
+  simd_barrier();
+  const int from = (me & ~31) | ((me & 31) ^ (int)(lane_mask & 31));
+  const uint64_t r = from < g->n ? g->slot[from] : v;
+  simd_barrier();
+  return r;
+}
+inline void fiber_main() {
+  Group* g = current();
+  const int me = g->cur;
+  g->run(g->arg, (unsigned)me);
+  g->done[me] = 1;
+  --g->alive;
+#if defined(__x86_64__)
+  tr_emu_switch(&g->sp[me], g->sched_sp);  // never resumed
+  __builtin_trap();
+#endif
+}
+// Runs one threadgroup of n threads in `arena`, thread t calling run(arg, t); 0, or 1 on a
+// barrier some threads never reach.
+inline int run_group(void* arena, int n, void (*run)(void*, unsigned), void* arg) {
+  static_assert(sizeof(Group) <= kHeader, "the fiber group does not fit the arena's header");
+  Group* g = (Group*)arena;
+  g->stacks = (unsigned char*)arena + kHeader;
+#if !defined(__x86_64__)
+  static thread_local ucontext_t ctx[kMaxThreads];
+  g->ctx = ctx;
+#endif
+  g->n = n, g->alive = n, g->tg_gen = 0, g->tg_arrived = 0, g->run = run, g->arg = arg;
+  memset(g->simd_gen, 0, sizeof g->simd_gen);
+  memset(g->simd_arrived, 0, sizeof g->simd_arrived);
+  memset(g->done, 0, sizeof g->done);
+  memset(g->wait_kind, 0, sizeof g->wait_kind);
+  for (int t = 0; t < n; ++t) {
+    unsigned char* top = g->stacks + (size_t)(t + 1) * kStack;  // 16-byte aligned
+#if defined(__x86_64__)
+    // The frame tr_emu_switch pops: mxcsr / x87 control word, six registers, then the
+    // return address fiber_main (entered with the stack 8 mod 16, as after a call).
+    uint64_t* f = (uint64_t*)top - 2;
+    f[1] = 0;
+    f[0] = (uint64_t)(uintptr_t)&fiber_main;
+    f -= 6;
+    for (int k = 0; k < 6; ++k) f[k] = 0;
+    f -= 1;
+    uint32_t csr[2];
+    __asm__ volatile("stmxcsr %0\n fnstcw %1" : "=m"(csr[0]), "=m"(csr[1]));
+    memcpy(f, csr, 8);
+    g->sp[t] = f;
+#else
+    getcontext(&g->ctx[t]);
+    g->ctx[t].uc_stack.ss_sp = top - kStack;
+    g->ctx[t].uc_stack.ss_size = kStack;
+    g->ctx[t].uc_link = &g->sched;
+    makecontext(&g->ctx[t], fiber_main, 0);
+#endif
+  }
+  current() = g;
+  int failed = 0;
+  while (g->alive > 0) {
+    bool ran = false;
+    for (int t = 0; t < n; ++t) {
+      if (g->done[t]) continue;
+      if (g->wait_kind[t] == 1 && g->tg_gen == g->wait_gen[t]) continue;
+      if (g->wait_kind[t] == 2 && g->simd_gen[t >> 5] == g->wait_gen[t]) continue;
+      g->wait_kind[t] = 0;
+      g->cur = t;
+      ran = true;
+#if defined(__x86_64__)
+      tr_emu_switch(&g->sched_sp, g->sp[t]);
+#else
+      swapcontext(&g->sched, &g->ctx[t]);
+#endif
+    }
+    if (!ran) {
+      failed = 1;
+      break;
+    }
+  }
+  current() = nullptr;
+  return failed;
+}
+}  // namespace tr_emu
 namespace metal {
 struct uint3 { uint x, y, z; };
+struct alignas(8) uint2 {
+  uint x, y;
+  uint2() = default;
+  uint2(uint a, uint b) : x(a), y(b) {}
+};
+struct alignas(16) uint4 {
+  uint x, y, z, w;
+  uint4() = default;
+  uint4(uint a, uint b, uint c, uint d) : x(a), y(b), z(c), w(d) {}
+};
+template <class T> struct tr_is_ptr { enum { value = 0 }; };
+template <class T> struct tr_is_ptr<T*> { enum { value = 1 }; };
+template <class T> struct tr_is_ptr<T* const> { enum { value = 1 }; };
 template <class T, class F> inline T as_type(F x) {
   static_assert(sizeof(T) == sizeof(F), "as_type between types of different sizes");
+  static_assert(!tr_is_ptr<T>::value && !tr_is_ptr<F>::value, "as_type on a pointer (Metal has no such cast)");
   return __builtin_bit_cast(T, x);
 }
 // Correctly rounded or exact (Metal without fast math).
@@ -81,6 +278,20 @@ struct atomic_uint { uint v; };
 enum memory_order { memory_order_relaxed, memory_order_seq_cst };
 enum thread_scope { thread_scope_thread, thread_scope_simdgroup, thread_scope_threadgroup, thread_scope_device };
 enum class mem_flags { mem_none = 0, mem_device = 1, mem_threadgroup = 2, mem_texture = 4 };
+constexpr mem_flags operator|(mem_flags a, mem_flags b) { return (mem_flags)((int)a | (int)b); }
+// Threadgroup barriers and simdgroup shuffles among the fibers of tr_emu::run_group.
+inline void threadgroup_barrier(mem_flags) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  tr_emu::tg_barrier();
+}
+inline uint simd_shuffle_xor(uint v, ushort mask) { return (uint)tr_emu::simd_exchange(v, mask); }
+// Threadgroup atomics (tl.histogram's bins): a threadgroup's fibers share one host thread.
+struct atomic_int { int v; };
+inline int atomic_fetch_add_explicit(atomic_int* a, int v, memory_order) {
+  const int o = a->v;
+  a->v = (int)((unsigned)o + (unsigned)v);
+  return o;
+}
 inline void atomic_thread_fence(mem_flags, memory_order, thread_scope) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline uint atomic_load_explicit(atomic_uint* a, memory_order) { return __atomic_load_n(&a->v, __ATOMIC_RELAXED); }
 inline bool atomic_compare_exchange_weak_explicit(atomic_uint* a, uint* expected, uint desired, memory_order,
@@ -100,9 +311,18 @@ inline uint atomic_fetch_min_explicit(atomic_uint* a, uint v, memory_order) {
 
 }  // namespace
 
-const char* msl_emu_stdlib() { return kStdlib; }
+const char* msl_emu_stdlib() {
+  static const std::string text = [] {
+    std::string t = kStdlib;
+    auto put = [&t](const char* key, size_t v) { t.replace(t.find(key), std::string(key).size(), std::to_string(v)); };
+    put("{STACK}", kMslEmuStackBytes);
+    put("{HEADER}", kMslEmuArenaHeaderBytes);
+    return t;
+  }();
+  return text.c_str();
+}
 
-std::string msl_emu_driver(const std::vector<ir::Type>& params, size_t nsites) {
+std::string msl_emu_driver(const std::vector<ir::Type>& params, size_t nsites, int threads, int64_t threadgroup_bytes) {
   std::string bind, call;
   for (size_t k = 0; k < params.size(); ++k) {
     const ir::Type& t = params[k];
@@ -118,21 +338,51 @@ std::string msl_emu_driver(const std::vector<ir::Type>& params, size_t nsites) {
     call += fmt::format("b{}, ", k);
   }
   if (nsites) call += "(metal::atomic_uint*)status, ";
-  return fmt::format(
+  const std::string head = fmt::format(
       "\n// ---- msl-emu launcher (not part of the MSL program) ----\n"
-      "typedef union tritium_arg {{ void* ptr; int64_t i64; uint64_t u64; float f32; }} tritium_arg;\n"
-      "extern \"C\" __attribute__((visibility(\"default\"))) void tritium_msl_run(const tritium_arg* args, "
-      "const int32_t grid[3], int64_t first, int64_t end, uint32_t* status) {{\n"
-      "  (void)args; (void)status;\n"
-      "{}"
-      "  const metal::uint3 n = {{(uint)grid[0], (uint)grid[1], (uint)grid[2]}};\n"
-      "  for (int64_t p = first; p < end; ++p) {{\n"
-      "    const int64_t rest = p / grid[0];\n"
-      "    const metal::uint3 id = {{(uint)(p % grid[0]), (uint)(rest % grid[1]), (uint)(rest / grid[1])}};\n"
-      "    tritium_kernel({}id, n);\n"
-      "  }}\n"
-      "}}\n",
-      bind, call);
+      "typedef union tritium_arg {{ void* ptr; int64_t i64; uint64_t u64; float f32; }} tritium_arg;\n");
+  const std::string entry =
+      "extern \"C\" __attribute__((visibility(\"default\"))) int tritium_msl_run(const tritium_arg* args, "
+      "const int32_t grid[3], int64_t first, int64_t end, uint32_t* status, void* arena) {\n"
+      "  (void)args; (void)status; (void)arena;\n";
+  if (threads <= 1)
+    return head + entry +
+           fmt::format("{}"
+                       "  const metal::uint3 n = {{(uint)grid[0], (uint)grid[1], (uint)grid[2]}};\n"
+                       "  for (int64_t p = first; p < end; ++p) {{\n"
+                       "    const int64_t rest = p / grid[0];\n"
+                       "    const metal::uint3 id = {{(uint)(p % grid[0]), (uint)(rest % grid[1]), (uint)(rest / grid[1])}};\n"
+                       "    tritium_kernel({}id, n);\n"
+                       "  }}\n"
+                       "  return 0;\n"
+                       "}}\n",
+                       bind, call);
+  // The threadgroup shape: one group of fibers per program (tr_emu::run_group), its
+  // threadgroup memory filled with a pattern first (Metal leaves it undefined: a read before
+  // a write shows).
+  return head +
+         fmt::format("struct tr_launch {{ const tritium_arg* args; uint32_t* status; uchar* smem; metal::uint3 id, n; }};\n"
+                     "static void tr_thread(void* p, unsigned tid) {{\n"
+                     "  const tr_launch* L = (const tr_launch*)p;\n"
+                     "  const tritium_arg* args = L->args;\n"
+                     "  uint32_t* status = L->status;\n"
+                     "  (void)args; (void)status;\n"
+                     "{}"
+                     "  tritium_kernel({}L->smem, L->id, L->n, tid);\n"
+                     "}}\n",
+                     bind, call) +
+         entry +
+         fmt::format("  alignas(16) static thread_local uchar smem[{0}];\n"
+                     "  tr_launch L = {{args, status, smem, {{0, 0, 0}}, {{(uint)grid[0], (uint)grid[1], (uint)grid[2]}}}};\n"
+                     "  for (int64_t p = first; p < end; ++p) {{\n"
+                     "    const int64_t rest = p / grid[0];\n"
+                     "    L.id = metal::uint3{{(uint)(p % grid[0]), (uint)(rest % grid[1]), (uint)(rest / grid[1])}};\n"
+                     "    memset(smem, 0xa5, sizeof smem);\n"
+                     "    if (tr_emu::run_group(arena, {1}, tr_thread, &L)) return 1;\n"
+                     "  }}\n"
+                     "  return 0;\n"
+                     "}}\n",
+                     threadgroup_bytes, threads);
 }
 
 }  // namespace tritium::codegen

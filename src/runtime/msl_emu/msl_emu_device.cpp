@@ -2,12 +2,15 @@
 #include "runtime/msl_emu/msl_emu_device.h"
 
 #include <dlfcn.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <functional>
 #include <mutex>
 #include <stdexcept>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -26,10 +29,29 @@ namespace tritium::runtime::msl_emu {
 namespace {
 namespace fs = std::filesystem;
 
-typedef void (*msl_run_fn)(const tritium_arg* args, const int32_t grid[3], int64_t first, int64_t end,
-                           uint32_t* status);
+typedef int (*msl_run_fn)(const tritium_arg* args, const int32_t grid[3], int64_t first, int64_t end,
+                          uint32_t* status, void* arena);
 
 std::mutex g_launch_mu;  // one launch at a time on the shared thread pool
+
+// One fiber arena per pool worker (codegen/metal/msl_emu.h), made on first use and kept:
+// reserved, not committed, until a threadgroup's stacks touch it.
+void* arena_for(unsigned worker) {
+  static std::mutex mu;
+  static std::vector<void*> arenas;
+  std::lock_guard<std::mutex> lock(mu);
+  if (arenas.size() <= worker) arenas.resize(worker + 1, nullptr);
+  if (!arenas[worker]) {
+    void* p = mmap(nullptr, codegen::kMslEmuArenaBytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::runtime_error("msl-emu backend: cannot reserve the fibers' stacks");
+    auto* stacks = static_cast<unsigned char*>(p) + codegen::kMslEmuArenaHeaderBytes;
+    for (size_t t = 0; t < codegen::kMslEmuMaxThreads; ++t)
+      mprotect(stacks + t * codegen::kMslEmuStackBytes, 4096, PROT_NONE);
+    arenas[worker] = p;
+  }
+  return arenas[worker];
+}
 
 class MslEmuKernel final : public LoadedKernel {
  public:
@@ -61,14 +83,22 @@ class MslEmuKernel final : public LoadedKernel {
     const int32_t g[3] = {grid[0], grid[1], grid[2]};
     const tritium_arg* a = args.data();
     msl_run_fn run = run_;
-    std::function<void(unsigned)> job = [&](unsigned) {
+    std::atomic<bool> stuck{false};
+    const bool fibers = program_.threads > 1;
+    std::function<void(unsigned)> job = [&](unsigned worker) {
+      void* arena = fibers ? arena_for(worker) : nullptr;
       for (;;) {
         const int64_t first = next.fetch_add(chunk, std::memory_order_relaxed);
-        if (first >= total) return;
-        run(a, g, first, std::min(total, first + chunk), &status);
+        if (first >= total || stuck.load(std::memory_order_relaxed)) return;
+        if (run(a, g, first, std::min(total, first + chunk), &status, arena)) stuck = true;
       }
     };
     pool.run(job);
+    if (stuck)
+      throw std::runtime_error(fmt::format(
+          "kernel @{}: msl-emu: the threads of a threadgroup stopped at barriers not every thread reaches "
+          "(the MSL program is wrong; on Metal it would hang or give undefined results)",
+          name_));
     if (status == 0xffffffffu) return;
     const uint64_t lin = status / sites, site = status % sites;
     const uint64_t gx = static_cast<uint64_t>(grid[0]), gy = static_cast<uint64_t>(grid[1]);
@@ -84,6 +114,18 @@ class MslEmuKernel final : public LoadedKernel {
   codegen::MslProgram program_;
   std::string name_;
 };
+
+// TRITIUM_MSL_SHAPE: "serial" or "threadgroup" renders every kernel in that shape (tests,
+// debugging: the serial shape gives the interpreter's bits whatever the numerics); unset or
+// "auto": the threadgroup shape where the renderer lowers the kernel.
+codegen::MslShape shape_from_env() {
+  const char* s = std::getenv("TRITIUM_MSL_SHAPE");
+  const std::string v = s ? s : "";
+  if (v.empty() || v == "auto") return codegen::MslShape::Auto;
+  if (v == "serial") return codegen::MslShape::Serial;
+  if (v == "threadgroup") return codegen::MslShape::Threadgroup;
+  throw std::runtime_error("msl-emu backend: TRITIUM_MSL_SHAPE must be auto, serial or threadgroup, got '" + v + "'");
+}
 
 class MslEmuDevice final : public Device {
  public:
@@ -105,8 +147,9 @@ class MslEmuDevice final : public Device {
 
   std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) override {
     const ir::Function& fn = codegen::cpu_kernel_function(m);
-    codegen::MslProgram program = codegen::render_msl_program(m, opts);
-    const std::string driver = codegen::msl_emu_driver(program.params, program.failures.size());
+    codegen::MslProgram program = codegen::render_msl_program(m, opts, shape_from_env());
+    const std::string driver =
+        codegen::msl_emu_driver(program.params, program.failures.size(), program.threads, program.threadgroup_bytes);
     const std::vector<std::string> flags = cpu::kernel_flags(opts.portable_numerics);
     std::string flag_text;
     for (const auto& f : flags) flag_text += f + " ";

@@ -110,7 +110,9 @@ std::string live_text(const std::string& code) {
   std::istringstream in(code);
   for (std::string l; std::getline(in, l);) {
     if (l.rfind("#if", 0) == 0) {
-      if (l.rfind("#ifndef TR_NO_F64", 0) == 0 || l.rfind("#ifdef __CUDA_ARCH__", 0) == 0) active.push_back(false);
+      if (l.rfind("#ifndef TR_NO_F64", 0) == 0 || l.rfind("#ifdef __CUDA_ARCH__", 0) == 0 ||
+          l.rfind("#ifdef TR_MSL_EMU", 0) == 0)
+        active.push_back(false);
       else if (l.rfind("#ifndef __CUDA_ARCH__", 0) == 0 || l.rfind("#ifdef __METAL_VERSION__", 0) == 0 ||
                l.find("defined(__METAL_VERSION__)") != std::string::npos)
         active.push_back(true);
@@ -145,23 +147,37 @@ std::vector<std::string> unqualified_pointers(const std::string& live) {
 
 tritium::Kernel kernel(const char* name) { return tritium::Module::from_string(kSrc, "k.py").kernel(name); }
 
-TEST(MslCodegen, ProgramShape) {
-  auto dev = tritium::Device::get("msl-emu");
-  const std::string s = kernel("steps").compile(dev, "*i32, i32, i32").source();
+// Renders with TRITIUM_MSL_SHAPE=`shape` ("" unset: auto) and returns the source.
+std::string source_in_shape(const char* shape, const char* name, const char* sig) {
+  if (shape[0]) setenv("TRITIUM_MSL_SHAPE", shape, 1);
+  std::string s;
+  try {
+    s = kernel(name).compile(tritium::Device::get("msl-emu"), sig).source();
+  } catch (...) {
+    unsetenv("TRITIUM_MSL_SHAPE");
+    throw;
+  }
+  unsetenv("TRITIUM_MSL_SHAPE");
+  return s;
+}
+
+// What both shapes must be: Metal's library alone, no double, no unsuffixed floating
+// literal (C++ would compute in double where Metal computes in float), no OpenCL or GCC
+// spellings; the C++ templates of the cpu prelude absent (the threadgroup shape's one bit
+// cast template is MSL).
+void expect_metal_only(const std::string& s) {
   const std::string code = code_of(s);
   EXPECT_NE(code.find("#include <metal_stdlib>"), std::string::npos);
   EXPECT_EQ(code.find("#include <metal_stdlib>"), code.rfind("#include"));  // Metal's library, nothing else
-  EXPECT_NE(s.find("kernel void tritium_kernel(device int32_t* a0 [[buffer(0)]], constant int32_t& a1 [[buffer(1)]], "
-                   "constant int32_t& a2 [[buffer(2)]], device atomic_uint* tr_status [[buffer(3)]], "
-                   "uint3 tr_pid [[threadgroup_position_in_grid]], uint3 tr_npid [[threadgroups_per_grid]])"),
-            std::string::npos)
-      << s.substr(s.find("kernel void"), 300);
   const std::string live = live_text(code);
-  EXPECT_EQ(live.find("template <"), std::string::npos);  // no C++ of the cpu prelude
+  size_t templates = 0;
+  for (size_t at = live.find("template <"); at != std::string::npos; at = live.find("template <", at + 1))
+    if (live.compare(at, 53, "template <typename T, typename U> TR_INLINE T tr_bits") != 0) ++templates;
+  EXPECT_EQ(templates, 0u);
   EXPECT_EQ(live.find("__global"), std::string::npos);
   EXPECT_EQ(live.find("__builtin"), std::string::npos);
-  // No double, and no floating literal without an f suffix (C++ would compute in double
-  // where Metal computes in float).
+  EXPECT_EQ(live.find("__syncthreads"), std::string::npos);
+  EXPECT_EQ(live.find("__shfl"), std::string::npos);
   EXPECT_FALSE(std::regex_search(live, std::regex("\\bdouble\\b")));
   std::smatch m;
   const std::regex literal("[^\\w.](\\d+\\.\\d*(e[+-]?\\d+)?|0x[0-9a-f]+(\\.[0-9a-f]*)?p[+-]?\\d+)(?![\\w.])",
@@ -169,14 +185,45 @@ TEST(MslCodegen, ProgramShape) {
   EXPECT_FALSE(std::regex_search(live, m, literal)) << "unsuffixed floating literal: " << m.str(1);
 }
 
+TEST(MslCodegen, ProgramShape) {
+  // The serial shape: threadgroups of one thread.
+  const std::string s = source_in_shape("serial", "steps", "*i32, i32, i32");
+  EXPECT_NE(s.find("kernel void tritium_kernel(device int32_t* a0 [[buffer(0)]], constant int32_t& a1 [[buffer(1)]], "
+                   "constant int32_t& a2 [[buffer(2)]], device atomic_uint* tr_status [[buffer(3)]], "
+                   "uint3 tr_pid [[threadgroup_position_in_grid]], uint3 tr_npid [[threadgroups_per_grid]])"),
+            std::string::npos)
+      << s.substr(s.find("kernel void"), 300);
+  EXPECT_NE(s.find("(the serial shape: requested)"), std::string::npos);
+  expect_metal_only(s);
+  // The threadgroup shape (the default): 32 x num_warps threads, threadgroup memory at index 0.
+  const std::string t = source_in_shape("", "steps", "*i32, i32, i32");
+  const std::string live = live_text(code_of(t));
+  EXPECT_NE(live.find("kernel void tritium_kernel(device int32_t* a0 [[buffer(0)]], constant int32_t& a1 [[buffer(1)]], "
+                      "constant int32_t& a2 [[buffer(2)]], device atomic_uint* tr_status [[buffer(3)]], "
+                      "threadgroup uchar* tr_dyn_smem TR_THREADGROUP_BUFFER_0, "
+                      "uint3 tr_pid [[threadgroup_position_in_grid]], uint3 tr_npid [[threadgroups_per_grid]], "
+                      "uint tr_tid_in [[thread_index_in_threadgroup]])"),
+            std::string::npos)
+      << t.substr(t.find("kernel void"), 400);
+  EXPECT_NE(live.find("#define TR_THREADGROUP_BUFFER_0 [[threadgroup(0)]]"), std::string::npos);
+  EXPECT_NE(t.find("// Threadgroups of 128 threads (simdgroups of 32)"), std::string::npos);
+  expect_metal_only(t);
+  // Sort and dot: through threadgroup memory, between barriers.
+  const std::string r = source_in_shape("threadgroup", "sorted_log_dot", "*fp32, *fp16, *fp16, *fp32, *fp32");
+  EXPECT_NE(r.find("threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);"), std::string::npos);
+  expect_metal_only(r);
+}
+
 // Sort (its ping-pong buffers), dot (its row pointers) and log (tmath's out-parameters) use
 // pointers into thread memory, atomics pointers into device memory: each must say so.
 TEST(MslCodegen, EveryPointerNamesItsAddressSpace) {
-  auto dev = tritium::Device::get("msl-emu");
-  const std::string s = kernel("sorted_log_dot").compile(dev, "*fp32, *fp16, *fp16, *fp32, *fp32").source();
-  std::vector<std::string> bad = unqualified_pointers(live_text(code_of(s)));
-  for (const std::string& b : unqualified_pointers(live_text(code_of(kernel("adds").compile(dev, "*fp32, *fp32").source()))))
-    bad.push_back(b);  // atomics: compare-and-swap loops through device pointers
+  std::vector<std::string> bad;
+  for (const char* shape : {"serial", "threadgroup"}) {
+    const std::string s = source_in_shape(shape, "sorted_log_dot", "*fp32, *fp16, *fp16, *fp32, *fp32");
+    for (const std::string& b : unqualified_pointers(live_text(code_of(s)))) bad.push_back(b);
+    for (const std::string& b : unqualified_pointers(live_text(code_of(source_in_shape(shape, "adds", "*fp32, *fp32")))))
+      bad.push_back(b);  // atomics: compare-and-swap loops through device pointers
+  }
   for (const std::string& b : bad) ADD_FAILURE() << "a pointer without an address space: " << b;
   EXPECT_FALSE(unqualified_pointers("\n  float* p = x;\n").empty());  // the check can fail
   EXPECT_TRUE(unqualified_pointers("\n  thread float* p = x;\n").empty());
