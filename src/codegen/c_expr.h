@@ -44,6 +44,8 @@ class CExpr {
   /// The address-space qualifier of pointers to kernel buffers ("" in C++).
   const char* space() const { return opencl() ? "__global" : msl() ? "device" : ""; }
   /// The renderer's name in "not lowered by the <renderer> yet" refusals.
+  /// The backend's name in messages ("cpu", "cuda", "opencl", "metal").
+  const std::string& backend() const { return backend_; }
   const char* renderer_name() const { return opencl() ? "OpenCL C renderer" : msl() ? "MSL renderer" : "C++ renderer"; }
   /// A call of the prelude's helper `f` for element type `t` (a storage or compute type
   /// name): `f<t>(args)` in C++, `f_t(args)` in OpenCL C.

@@ -96,7 +96,7 @@ void Emitter::emit_for(const Op& op) {
     line("return;");
     close();
   }
-  if (msl() && !narrow)  // no 128-bit integers: ceil(d / st) as d / st + (d % st != 0)
+  if (!cuda() && !narrow)  // no 128-bit integers: ceil(d / st) as d / st + (d % st != 0)
     line(fmt::format("{0} = ((uint64_t){1} - (uint64_t){2}) / (uint64_t){3} + (((uint64_t){1} - (uint64_t){2}) % "
                      "(uint64_t){3} != 0);",
                      trips, ub, lb, st));
@@ -290,7 +290,7 @@ void Emitter::emit_assert(const Op& op) {
 }
 
 void Emitter::emit_print(const Op& op) {
-  if (msl()) not_simt(op, "tl.device_print (Metal has no printf)");
+  if (!cuda()) not_simt(op, "tl.device_print");
   // One line per operand element, as upstream device_print and the interpreter:
   //   "pid (x, y, z) idx (i, j)<prefix>[(operand k) ]<value>" (in no particular order).
   const bool hex = op.attr_int("hex", 0) != 0;

@@ -257,7 +257,7 @@ void Emitter::emit_dot(const Op& op) {
   // K, K/2, K/4, ... (rounded up) whose tiles fit the threadgroup memory Metal guarantees
   // (32 KB); the chain still runs over k ascending, so the bits are the same.
   int64_t KC = K;
-  if (msl())
+  if (!cuda())
     while (KC > 1 && (B * M * KC * cb + 15) / 16 * 16 + B * KC * N * cb > 32 * 1024) KC = (KC + 1) / 2;
   if (KC < K) return emit_dot_chunked(op, dp, KC);
   const int64_t off_b = (B * M * K * cb + 15) / 16 * 16;
@@ -306,7 +306,7 @@ void Emitter::emit_dot(const Op& op) {
     else if (narrow_acc)
       step = cx().cast_expr(op, ScalarType::F64, Acc, "",
                             fmt::format("tr_fma_odd((double){}, (double){}, (double){})", x, y, CExpr::to_compute(Acc, acc)));
-    else step = fmt::format("{}({}, {}, {})", CT == ScalarType::F64 || msl() ? "fma" : "fmaf", x, y, acc);
+    else step = fmt::format("{}({}, {}, {})", CT == ScalarType::F64 || !cuda() ? "fma" : "fmaf", x, y, acc);
     line(fmt::format("{} = {};", acc, step));
   }
   close();

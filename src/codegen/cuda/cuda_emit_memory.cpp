@@ -37,7 +37,7 @@ bool constant_tensor(const Value* v) {
 }  // namespace
 
 int access_vector(const Emitter& e, const LinearLayout& l, const Value* ptr, const Value* mask, int eb, int* dim) {
-  if (l.bits(HwDim::Register) == 0) return 1;
+  if (l.bits(HwDim::Register) == 0 || e.opencl()) return 1;  // OpenCL: element by element
   const auto& b0 = l.basis(HwDim::Register, 0);
   int d0 = -1;
   for (size_t d = 0; d < b0.size(); ++d)
@@ -286,19 +286,22 @@ void Emitter::emit_atomic(const Op& op) {
   const std::string zero = cx_.zero(r->type.element());
   if (msl() && ir::bitwidth(S) != 32)
     not_simt(op, "atomics on elements other than 32-bit (Metal has 32-bit device atomics only)");
-  // Metal: a compare-and-swap loop on the element's bits (the MSL prelude's tr_cas_u32;
-  // MSL's atomics are relaxed, the fences are written around the group as on CUDA), the
-  // update inline, as the serial MSL renderer writes it.
+  // Metal and OpenCL: a compare-and-swap loop on the element's bits (the prelude's
+  // tr_cas_u<N>; their atomics are relaxed, the fences are written around the group as on
+  // CUDA), the update inline, as the serial renderers write it.
+  const int nb = ir::bitwidth(S);
+  const std::string B = fmt::format("uint{}_t", nb);
   auto msl_atomic = [&](const std::string& dst, const std::function<std::string(const Value*)>& at,
                         const std::string& m) {
     const bool fl = ir::is_float(S);
     auto value_of = [&](const std::string& b) { return fl || ir::is_signed_int(S) ? cx_.tcall("tr_bits", T, b) : b; };
-    auto bits_of = [&](const std::string& v) { return fl || ir::is_signed_int(S) ? cx_.tcall("tr_bits", "uint32_t", v) : v; };
+    auto bits_of = [&](const std::string& v) { return fl || ir::is_signed_int(S) ? cx_.tcall("tr_bits", B, v) : v; };
     open(m.empty() ? std::string() : fmt::format("if ({})", m));
-    line(fmt::format("device uint32_t* const ap_ = (device uint32_t*)({});", at(ptr)));
+    line(fmt::format("{0} const ap_ = ({0})({1});", gp(B), at(ptr)));
     if (cas) {
       line(fmt::format("{} = {};", dst,
-                       value_of(fmt::format("tr_cas_u32(ap_, {}, {})", bits_of(at(op.operands[1])), bits_of(at(op.operands[2]))))));
+                       value_of(fmt::format("tr_cas_u{}(ap_, {}, {})", nb, bits_of(at(op.operands[1])),
+                                            bits_of(at(op.operands[2]))))));
       close();
       return;
     }
@@ -321,10 +324,13 @@ void Emitter::emit_atomic(const Op& op) {
     else if (rmw == "max") upd = cx_.tcall("tr_imax", T, o + ", " + v);
     else if (rmw == "min") upd = cx_.tcall("tr_imin", T, o + ", " + v);
     else refuse(op, "atomic '" + rmw + "' on integers");
-    line("uint32_t o_ = atomic_load_explicit((device atomic_uint*)ap_, memory_order_relaxed);");
+    if (msl())  // the word is only ever accessed atomically
+      line("uint32_t o_ = atomic_load_explicit((device atomic_uint*)ap_, memory_order_relaxed);");
+    else
+      line(fmt::format("{} o_ = *({})ap_;", B, gp("volatile " + B)));
     open("for (;;)");
-    line(fmt::format("const uint32_t n_ = {};", bits_of(upd)));
-    line("const uint32_t s_ = tr_cas_u32(ap_, o_, n_);");
+    line(fmt::format("const {} n_ = {};", B, bits_of(upd)));
+    line(fmt::format("const {} s_ = tr_cas_u{}(ap_, o_, n_);", B, nb));
     line("if (s_ == o_) break;");
     line("o_ = s_;");
     close();
@@ -338,7 +344,7 @@ void Emitter::emit_atomic(const Op& op) {
     barrier();
     open("if (tr_tid == 0)");
     if (fence) line(this->fence());
-    if (msl()) {
+    if (!cuda()) {
       msl_atomic(n, [&](const Value* v) { return scalar(v); }, mask ? scalar(mask) : "");
     } else {
       std::string c = call([&](const Value* v) { return scalar(v); });
@@ -366,7 +372,7 @@ void Emitter::emit_atomic(const Op& op) {
       dup = true;
       continue;
     }
-    if (msl()) {
+    if (!cuda()) {
       msl_atomic(fmt::format("{}[{}]", a, k), [&](const Value* v) { return el(v, l, k); }, mask ? el(mask, l, k) : "");
       continue;
     }

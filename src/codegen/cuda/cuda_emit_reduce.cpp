@@ -120,7 +120,7 @@ void Emitter::emit_reduce(const Op& op) {
     for (int bit : lane_bits)
       for (int64_t r : live) {
         const std::string o = fresh("o");
-        line(fmt::format("const {} {} = tr_shfl_xor({}[{}], {});", T[0], o, w[0], r, 1 << bit));
+        shfl_xor(T[0], o, fmt::format("{}[{}]", w[0], r), 1 << bit);
         combine_into(r, {fmt::format("{}[{}]", w[0], r)}, {o});
       }
     if (!warp_bits.empty()) {
@@ -151,7 +151,7 @@ void Emitter::emit_reduce(const Op& op) {
                            slot * static_cast<int64_t>(s), mask, place));
           for (size_t i = 0; i < warp_bits.size(); ++i) {
             const std::string o = fresh("o");
-            line(fmt::format("const {} {} = tr_shfl_xor({}, {});", T[0], o, acc, 1 << i));
+            shfl_xor(T[0], o, acc, 1 << i);
             line(fmt::format("{} = {};", acc, emit_combine(op, {acc}, {o})[0]));
           }
           line(fmt::format("{}[{}] = {};", w[0], live[s], acc));
@@ -243,7 +243,7 @@ void Emitter::emit_reduce(const Op& op) {
     for (size_t s = 0; s < live.size(); ++s)  // a lane bit: the partner's partial by shuffle
       for (size_t k = 0; k < N; ++k) {
         other[s][k] = fresh("o");
-        line(fmt::format("const {} {} = tr_shfl_xor({}[{}], {});", T[k], other[s][k], w[k], live[s], 1 << bit));
+        shfl_xor(T[k], other[s][k], fmt::format("{}[{}]", w[k], live[s]), 1 << bit);
       }
     std::string lower = fresh("lo");
     line(fmt::format("const bool {} = ((tr_lane >> {}) & 1) == 0;", lower, bit));
@@ -332,7 +332,16 @@ void Emitter::emit_scan(const Op& op) {
       line(fmt::format("{} {} = {}[{} + {} * {}];", cx_.type(op.operands[k]->type.element()), acc[k], sm[k], base,
                        reverse ? n - 1 : 0, st));
     }
-    open(fmt::format("for (int32_t {0} = 1; {0} <= {1}; ++{0})", t, reverse ? fmt::format("{} - 1 - {}", n, i) : i));
+    const std::string last = reverse ? fmt::format("{} - 1 - {}", n, i) : i;
+    if (opencl()) {
+      // A trip count the same in every work-item, the steps past this one's own skipped:
+      // PoCL 3.1's optimizer gives every work-item the last one's trip count otherwise
+      // (ConformanceScan.CumsumAndCumprodOfFp32Rows; right with -cl-opt-disable).
+      open(fmt::format("for (int32_t {0} = 1; {0} < {1}; ++{0})", t, n));
+      open(fmt::format("if ({} <= {})", t, last));
+    } else {
+      open(fmt::format("for (int32_t {0} = 1; {0} <= {1}; ++{0})", t, last));
+    }
     std::vector<std::string> xs(N);
     for (size_t k = 0; k < N; ++k) {
       xs[k] = fresh("x");
@@ -341,6 +350,7 @@ void Emitter::emit_scan(const Op& op) {
     }
     std::vector<std::string> res = emit_combine(op, acc, xs);
     for (size_t k = 0; k < N; ++k) line(fmt::format("{} = {};", acc[k], res[k]));
+    if (opencl()) close();
     close();
     for (size_t k = 0; k < N; ++k) line(fmt::format("{}[{}] = {};", out[k], r, acc[k]));
     close();
@@ -443,7 +453,7 @@ void Emitter::emit_sort(const Op& op) {
     close();
   };
   auto merge = [&](const std::string& stage, const std::string& order) {
-    if (!msl()) {
+    if (cuda()) {
       line(fmt::format("merge_({}, {});", stage, order));
       return;
     }
@@ -452,7 +462,7 @@ void Emitter::emit_sort(const Op& op) {
     merge_body();
     close();
   };
-  if (!msl()) {
+  if (cuda()) {
     open("auto merge_ = [&](int stage_, int order_)");
     merge_body();
     close("};");
@@ -503,8 +513,9 @@ void Emitter::emit_histogram(const Op& op) {
     std::string ok = ir::is_signed_int(x->type.scalar) ? fmt::format("{0} >= 0 && (int64_t){0} < {1}", v, B)
                                                        : fmt::format("(uint64_t){} < {}ull", v, B);
     if (mask) ok += " && " + el(mask, L, r);
-    line(msl() ? fmt::format("if ({}) atomic_fetch_add_explicit((threadgroup atomic_int*)tr_smem + {}, 1, memory_order_relaxed);", ok, v)
-               : fmt::format("if ({}) atomicAdd((int32_t*)tr_smem + {}, 1);", ok, v));
+    line(msl()      ? fmt::format("if ({}) atomic_fetch_add_explicit((threadgroup atomic_int*)tr_smem + {}, 1, memory_order_relaxed);", ok, v)
+         : opencl() ? fmt::format("if ({}) atomic_add((__local int*)tr_smem + {}, 1);", ok, v)
+                    : fmt::format("if ({}) atomicAdd((int32_t*)tr_smem + {}, 1);", ok, v));
   }
   if (!own.empty()) close();
   barrier();

@@ -14,20 +14,24 @@ using ir::Value;
 
 Emitter::Emitter(const ir::Function& fn, const runtime::CodegenOptions& opts, int sm, Target target)
     : fn_(fn), opts_(opts), target_(target),
-      cx_(target == Target::Msl ? CExpr("metal", false, Dialect::MSL) : CExpr("cuda", !opts.portable_numerics)),
+      cx_(target == Target::Msl      ? CExpr("metal", false, Dialect::MSL)
+          : target == Target::OpenCL ? CExpr("opencl", false, Dialect::OpenCL)
+                                     : CExpr("cuda", !opts.portable_numerics)),
       num_warps_(opts.num_warps),
-      plan_(plan_layouts(fn, opts.num_warps, opts.portable_numerics, target == Target::Msl ? kNoTensorCores : sm)),
+      plan_(plan_layouts(fn, opts.num_warps, opts.portable_numerics, target == Target::Cuda ? sm : kNoTensorCores)),
       axis_(fn) {
   // Metal: a threadgroup holds at most 1024 threads.
   if (num_warps_ < 1 || num_warps_ > 32 || (num_warps_ & (num_warps_ - 1)))
     throw frontend::CompileError(fn.loc, fmt::format("{} backend: num_warps must be a power of two in [1, 32], got {}",
-                                                     msl() ? "metal" : "cuda", num_warps_));
+                                                     cx_.backend(), num_warps_));
 }
 
 // ---- the target's spellings ------------------------------------------------------------------
 
 void Emitter::barrier(const char* comment) {
-  std::string s = msl() ? "threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);" : "__syncthreads();";
+  std::string s = msl()      ? "threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);"
+                  : opencl() ? "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);"
+                             : "__syncthreads();";
   if (comment) s += std::string("  // ") + comment;
   line(s);
 }
@@ -40,16 +44,43 @@ std::string spaced_ptr(const char* space, const std::string& T) {
   return fmt::format("{} {}*", space, T);
 }
 }  // namespace
-std::string Emitter::sp(const std::string& T) const { return spaced_ptr(msl() ? "threadgroup" : "", T); }
-std::string Emitter::gp(const std::string& T) const { return spaced_ptr(msl() ? "device" : "", T); }
+std::string Emitter::sp(const std::string& T) const {
+  return spaced_ptr(msl() ? "threadgroup" : opencl() ? "__local" : "", T);
+}
+std::string Emitter::gp(const std::string& T) const { return spaced_ptr(cx_.space(), T); }
 std::string Emitter::fence() const {
-  return msl() ? "atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);"
-               : "__threadfence();";
+  return msl()      ? "atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);"
+         : opencl() ? "mem_fence(CLK_GLOBAL_MEM_FENCE);"
+                    : "__threadfence();";
 }
 void Emitter::not_simt(const ir::Op& op, const std::string& why) const {
-  if (!msl()) refuse(op, why);
-  throw SimtUnsupported(op.loc, fmt::format("metal backend: {} not lowered by the threadgroup-parallel MSL renderer yet: {}",
-                                            op.name(), why));
+  if (cuda()) refuse(op, why);
+  throw SimtUnsupported(op.loc, fmt::format("{} backend: {} not lowered by the {} yet: {}", cx_.backend(),
+                                            op.name(),
+                                            msl() ? "threadgroup-parallel MSL renderer"
+                                                  : "work-group-parallel OpenCL C renderer",
+                                            why));
+}
+void Emitter::shfl_xor(const std::string& T, const std::string& name, const std::string& x, int mask) {
+  if (!opencl()) {
+    line(fmt::format("const {} {} = tr_shfl_xor({}, {});", T, name, x, mask));
+    return;
+  }
+  // Every work-item writes its value's bits to its slot, then reads its partner's.
+  const bool wide = T == "int64_t" || T == "uint64_t" || T == "double" || (!T.empty() && T.back() == '*');
+  const char* B = wide ? "ulong" : "uint";
+  uses_exchange_ = true;
+  line(fmt::format("tr_xchg[tr_tid] = {};", T == "float"    ? fmt::format("(ulong)as_uint({})", x)
+                                             : T == "double" ? fmt::format("as_ulong({})", x)
+                                             : wide          ? fmt::format("(ulong)({})", x)
+                                                             : fmt::format("(ulong)({})({})", B, x)));
+  barrier();
+  const std::string got = fmt::format("tr_xchg[tr_tid ^ {}]", mask);
+  line(fmt::format("const {} {} = {};", T, name,
+                   T == "float"    ? fmt::format("as_float((uint){})", got)
+                   : T == "double" ? fmt::format("as_double({})", got)
+                                   : fmt::format("({})({})", T, got)));
+  barrier();
 }
 
 // ---- output ----------------------------------------------------------------------------------
@@ -314,7 +345,7 @@ std::string Emitter::to_smem(const Value* v, int64_t byte_offset,
   std::string sm = fresh("sm");
   line(fmt::format("{0} const {1} = ({0})(tr_smem + {2});", sp(T), sm, byte_offset));
   const std::string own = owner(l);
-  const int V = byte_offset % 16 == 0 ? smem_vector(l, eb) : 1;
+  const int V = byte_offset % 16 == 0 && !opencl() ? smem_vector(l, eb) : 1;
   if (!own.empty()) open(fmt::format("if ({})", own));
   for (int64_t r = 0; r < l.size(HwDim::Register); r += V) {
     if (reg_dup(l, r)) continue;
@@ -342,7 +373,7 @@ std::string Emitter::convert(const Value* v, const LinearLayout& to) {
   barrier();
   std::string a = declare_array(v->type, to.size(HwDim::Register), "cv");
   const int eb = v->type.is_ptr ? 8 : std::max(1, ir::byte_size(v->type.scalar));
-  const int V = smem_vector(to, eb);
+  const int V = opencl() ? 1 : smem_vector(to, eb);
   const std::string T = cx_.type(v->type.element());
   for (int64_t r = 0; r < to.size(HwDim::Register); r += V) {
     if (V == 1) {
@@ -491,8 +522,13 @@ void Emitter::emit_op(const Op& op) {
       if (axis < 0 || axis > 2) refuse(op, "axis must be 0, 1 or 2");
       const char* xyz = axis == 0 ? "x" : axis == 1 ? "y" : "z";
       std::string n = fresh("s");
-      const char* src = op.kind == OpKind::ProgramId ? (msl() ? "tr_pid" : "blockIdx") : (msl() ? "tr_npid" : "gridDim");
-      line(fmt::format("const int32_t {} = (int32_t){}.{};", n, src, xyz));
+      if (opencl()) {
+        line(fmt::format("const int32_t {} = (int32_t){}({});", n, op.kind == OpKind::ProgramId ? "get_group_id" : "get_num_groups",
+                         axis));
+      } else {
+        const char* src = op.kind == OpKind::ProgramId ? (msl() ? "tr_pid" : "blockIdx") : (msl() ? "tr_npid" : "gridDim");
+        line(fmt::format("const int32_t {} = (int32_t){}.{};", n, src, xyz));
+      }
       bind_scalar(op.results[0], n);
       return;
     }
@@ -564,6 +600,7 @@ std::string Emitter::fail_statement(const std::string& message, const std::strin
   // Metal: a 32-bit key, linear program id * sites + site - 1 (tr_key0 is declared by the
   // MSL kernel's head, msl_simt.cpp, once the number of sites is known).
   if (msl()) return fmt::format("tr_fail(tr_status, tr_key0 + {}u);", fail_sites.size() - 1);
+  if (opencl()) return fmt::format("tr_fail(tr_status, {});", fail_sites.size());  // the OpenCL prelude's
   return fmt::format("tr_fail_report(tr_fail, {});", fail_sites.size());
 }
 
@@ -572,8 +609,10 @@ std::string Emitter::fail_statement(const std::string& message, const std::strin
 std::string Emitter::render() {
   count_uses(fn_.body);
   out_.clear();
-  prologue_ = msl() ? "  const int32_t tr_tid = (int32_t)tr_tid_in, tr_lane = tr_tid & 31, tr_warp = tr_tid >> 5;\n"
-                      "  (void)tr_lane; (void)tr_warp;\n"
+  prologue_ = msl()      ? "  const int32_t tr_tid = (int32_t)tr_tid_in, tr_lane = tr_tid & 31, tr_warp = tr_tid >> 5;\n"
+                           "  (void)tr_lane; (void)tr_warp;\n"
+              : opencl() ? "  const int32_t tr_tid = (int32_t)get_local_id(0), tr_lane = tr_tid & 31, tr_warp = tr_tid >> 5;\n"
+                           "  (void)tr_lane; (void)tr_warp;\n"
                     : "  const int32_t tr_tid = (int32_t)threadIdx.x, tr_lane = tr_tid & 31, tr_warp = tr_tid >> 5;\n"
                       "  (void)tr_lane; (void)tr_warp; (void)tr_fail;\n";
   indent_ = 1;
@@ -587,6 +626,10 @@ std::string Emitter::render() {
     if (msl()) {  // buffers bound at their offsets; scalars by constant reference (msl_simt.cpp)
       src = !a->type.is_ptr && a->type.scalar == ir::ScalarType::I1 ? fmt::format("(uint8_t)(a{} != 0)", i)
                                                                       : fmt::format("a{}", i);
+    } else if (opencl()) {  // a buffer and a byte offset into it (opencl_simt.cpp)
+      src = a->type.is_ptr ? fmt::format("({})(a{}_base + a{}_off)", ct, i, i)
+            : a->type.scalar == ir::ScalarType::I1 ? fmt::format("(uint8_t)(a{} != 0)", i)
+                                                   : fmt::format("a{}", i);
     } else if (a->type.is_ptr) {
       src = fmt::format("({})a{}.ptr", ct, i);
     } else {
@@ -603,6 +646,13 @@ std::string Emitter::render() {
     bind_scalar(a, n);
   }
   emit_block(fn_.body);
+  if (opencl()) {  // no ring, no global scratch: local memory for scratch and lane exchanges
+    std::string head = fmt::format("  __local uchar tr_smem_[{}] __attribute__((aligned(16)));\n"
+                                   "  __local uchar* const tr_smem = tr_smem_;\n  (void)tr_smem;\n",
+                                   std::max<int64_t>(16, (smem_bytes_ + 15) / 16 * 16));
+    if (uses_exchange_) head += fmt::format("  __local ulong tr_xchg[{}];\n", threads());
+    return head + prologue_ + out_;
+  }
   if (msl()) {  // no ring, no global scratch: the threadgroup memory is scratch alone
     std::string head = "  threadgroup uchar* const tr_smem = tr_dyn_smem;\n  (void)tr_smem;\n";
     if (!fail_sites.empty())

@@ -47,8 +47,11 @@ int access_vector(const Emitter& e, const LinearLayout& l, const ir::Value* ptr,
 /// Language for one threadgroup of 32 x num_warps threads per program (codegen/metal,
 /// msl_simt.cpp): the same layouts and canonical orders, spelled with Metal's threadgroup
 /// barriers, simd_shuffle_xor and address spaces; no tensor cores, no pipelining (dots are
-/// the FMA chain), what has no Metal spelling refused with SimtUnsupported.
-enum class Target { Cuda, Msl };
+/// the FMA chain), what has no Metal spelling refused with SimtUnsupported. OpenCL: OpenCL
+/// C 1.2 for one work-group of 32 x num_warps work-items per program (codegen/opencl,
+/// opencl_simt.cpp), likewise, with lane exchanges through local memory between barriers
+/// and scalar (unvectorized) memory accesses.
+enum class Target { Cuda, Msl, OpenCL };
 
 /// Thrown (Target::Msl) for a construct the threadgroup-parallel MSL path does not lower
 /// yet; the MSL renderer then renders the program with one thread per threadgroup instead.
@@ -70,10 +73,17 @@ class Emitter {
            (sm90a() ? 1024 : 0);
   }
   int threads() const { return 32 * num_warps_; }
+  /// OpenCL: local memory the lane exchanges take besides shared_bytes() (8 bytes a work-item).
+  int64_t exchange_bytes() const { return uses_exchange_ ? 8 * int64_t{threads()} : 0; }
   std::vector<CudaFailSite> fail_sites;
 
   // ---- output ----------------------------------------------------------------------------
   bool msl() const { return target_ == Target::Msl; }
+  bool opencl() const { return target_ == Target::OpenCL; }
+  bool cuda() const { return target_ == Target::Cuda; }
+  /// Emits `const T name = <x from the lane (this lane ^ mask)>;` (a warp shuffle; OpenCL:
+  /// an exchange through local memory between two barriers, every work-item taking part).
+  void shfl_xor(const std::string& T, const std::string& name, const std::string& x, int mask);
   /// A threadgroup-wide barrier statement that also orders this program's global-memory
   /// accesses (`comment`, if any, after it).
   void barrier(const char* comment = nullptr);
@@ -352,6 +362,7 @@ class Emitter {
   std::set<const ir::Op*> skip_ops_;                              // pipelined loads
   std::function<void()> pending_prefetch_;                         // see run_pending_prefetch
   std::unordered_map<const ir::Op*, std::string> inplace_acc_;     // in-flight dot -> carried acc
+  bool uses_exchange_ = false;  // OpenCL: shfl_xor's local exchange array
   bool ring_scratch_disjoint_ = false;  // a pipelined loop's body uses scratch: no overlap
   std::vector<std::map<std::pair<const ir::Value*, std::string>, std::string>> conv_memo_;  // per scope
  public:

@@ -1,25 +1,35 @@
 // The OpenCL backend's code generator: renders the (inlined, optimised) IR of one kernel
-// specialisation as one OpenCL C 1.2 program.
+// specialisation as one OpenCL C 1.2 program, in one of two shapes.
 //
-// The program embeds the OpenCL C prelude (opencl_prelude(): the scalar prelude's helpers
-// in OpenCL C, generated per element type, so results are the reference interpreter's bits)
-// and one kernel,
+// Both embed the OpenCL C prelude (opencl_prelude(): the scalar prelude's helpers in OpenCL
+// C, generated per element type, so results are the reference interpreter's bits) and one
+// kernel,
 //
 //   __kernel void tritium_kernel(<per parameter: __global uchar* aK_base, ulong aK_off for a
 //                                 pointer (a byte offset into the buffer); the value for a
 //                                 scalar, int1 as uchar, fp16 / bf16 as their ushort bits>)
 //
-// launched with one work-group of ONE work-item per program (get_group_id = program_id,
-// get_num_groups = num_programs). The program body is the CPU renderer's loop nests
-// (codegen/cpu, Dialect::OpenCL) without its CPU-only paths: tensors are private arrays in
-// row-major order, elementwise chains are fused into their consumers' loops, reductions
-// combine element i with i + n/2, dot is a sequential FMA chain over k ascending. fp32
-// division and sqrt need `-cl-fp32-correctly-rounded-divide-sqrt` and contraction is off
-// (`#pragma OPENCL FP_CONTRACT OFF`); fp64 needs cl_khr_fp64 (the prelude's conversions use
-// it).
+// The work-group shape (opencl_simt.cpp; chosen where it lowers the kernel): work-groups of
+// OpenCLProgram::threads = 32 x num_warps work-items (reqd_work_group_size), one per program
+// (get_group_id = program_id, get_num_groups = num_programs). The body is the CUDA
+// renderer's emitter in its OpenCL target (codegen/cuda, cuda::Target::OpenCL): tensors
+// distributed over the work-items in the CUDA renderer's layouts, reductions in the
+// canonical order with lane exchanges through local memory between barriers (OpenCL C 1.2
+// has no shuffles), dots as FMA chains over operands staged in local memory (K chunks within
+// 32 KB), scalar memory accesses. Portable numerics give the interpreter's bits.
 //
-// Atomics are compare-and-swap loops on the element's bits; tl.device_assert reports through
-// the status word below; tl.device_print is the kernel's printf, in the CPU backend's format.
+// The serial shape (the fallback: kernels the work-group renderer refuses with
+// cuda::SimtUnsupported, e.g. tl.device_print, or past the device's local memory or
+// work-group size; the reason in OpenCLProgram::serial_reason): one work-group of ONE
+// work-item per program; the body is the CPU renderer's loop nests (codegen/cpu,
+// Dialect::OpenCL) without its CPU-only paths: tensors are private arrays in row-major
+// order, reductions combine element i with i + n/2, dot is a sequential FMA chain.
+//
+// In both, fp32 division and sqrt need `-cl-fp32-correctly-rounded-divide-sqrt` and
+// contraction is off (`#pragma OPENCL FP_CONTRACT OFF`); fp64 needs cl_khr_fp64 (the
+// prelude's conversions use it). Atomics are compare-and-swap loops on the element's bits;
+// tl.device_assert reports through the status word below; tl.device_print is the kernel's
+// printf, in the CPU backend's format (serial shape).
 // Refused (frontend::CompileError at the op, "opencl backend: <op> not supported: <why>"):
 // what the CPU renderer refuses, and integers made into pointers (no device addresses in
 // OpenCL C 1.2).
@@ -47,8 +57,30 @@ struct OpenCLProgram {
   /// afterwards it holds ~0 or (linear program id << 20 | site) of the lowest failing
   /// program's first failure.
   std::vector<std::string> failures;
+  /// Work-items per work-group: 1 (the serial shape) or 32 x num_warps (the work-group
+  /// shape). The launcher's local size; the global size is grid[0] * threads along x.
+  int threads = 1;
+  /// The serial shape chosen for a kernel the work-group renderer does not lower: why (also
+  /// the program's second comment line); "" otherwise.
+  std::string serial_reason;
 };
-OpenCLProgram render_opencl_program(const ir::Module& m, const runtime::CodegenOptions& opts);
+
+/// Which shape of program to render: Auto is the work-group shape where the work-group
+/// renderer lowers the kernel within the device's limits, else the serial shape.
+enum class OpenCLShape { Auto, Serial, WorkGroup };
+
+/// What the device allows a work-group (the work-group shape needs both).
+struct OpenCLLimits {
+  int64_t local_mem = 32 * 1024;  ///< CL_DEVICE_LOCAL_MEM_SIZE (bytes; 32 KB: OpenCL 1.2's minimum)
+  int64_t max_work_group = 256;   ///< CL_DEVICE_MAX_WORK_GROUP_SIZE
+};
+
+OpenCLProgram render_opencl_program(const ir::Module& m, const runtime::CodegenOptions& opts,
+                                    OpenCLShape shape = OpenCLShape::Auto, OpenCLLimits limits = {});
+/// The work-group shape of `fn` (opencl_simt.cpp). Throws cuda::SimtUnsupported for what it
+/// does not lower yet or what passes `limits`.
+OpenCLProgram render_opencl_workgroup(const ir::Function& fn, const runtime::CodegenOptions& opts,
+                                      const OpenCLLimits& limits);
 
 /// The OpenCL C prelude embedded at the top of every program.
 const char* opencl_prelude();

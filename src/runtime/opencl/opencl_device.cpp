@@ -154,8 +154,24 @@ void OpenCLDevice::copy_out(void* dst, const DeviceBuffer& src, size_t bytes, si
 
 void OpenCLDevice::synchronize() { check(api().clFinish(queue_), "clFinish"); }
 
+namespace {
+// TRITIUM_OPENCL_SHAPE: "serial" or "workgroup" renders every kernel in that shape (tests,
+// debugging); unset or "auto": the work-group shape where the renderer lowers the kernel.
+codegen::OpenCLShape shape_from_env() {
+  const char* s = std::getenv("TRITIUM_OPENCL_SHAPE");
+  const std::string v = s ? s : "";
+  if (v.empty() || v == "auto") return codegen::OpenCLShape::Auto;
+  if (v == "serial") return codegen::OpenCLShape::Serial;
+  if (v == "workgroup") return codegen::OpenCLShape::WorkGroup;
+  throw std::runtime_error("opencl backend: TRITIUM_OPENCL_SHAPE must be auto, serial or workgroup, got '" + v + "'");
+}
+}  // namespace
+
 std::unique_ptr<LoadedKernel> OpenCLDevice::compile(const ir::Module& m, const CodegenOptions& opts) {
-  codegen::OpenCLProgram p = codegen::render_opencl_program(m, opts);
+  codegen::OpenCLLimits limits;
+  limits.local_mem = static_cast<int64_t>(info_.local_mem);
+  limits.max_work_group = static_cast<int64_t>(info_.max_work_group);
+  codegen::OpenCLProgram p = codegen::render_opencl_program(m, opts, shape_from_env(), limits);
   std::vector<SlotKind> slots;
   for (const ir::Value* a : codegen::cpu_kernel_function(m).body.args) {
     if (a->type.is_ptr) {
@@ -176,7 +192,7 @@ std::unique_ptr<LoadedKernel> OpenCLDevice::compile(const ir::Module& m, const C
   if (info_.vendor.find("NVIDIA") != std::string::npos) options += " -cl-opt-disable";
   if (const char* extra = std::getenv("TRITIUM_OPENCL_BUILD_OPTIONS"); extra && *extra)  // debugging a driver
     options += std::string(" ") + extra;
-  auto k = load_source(p.text, "tritium_kernel", std::move(slots), 1, options);
+  auto k = load_source(p.text, "tritium_kernel", std::move(slots), static_cast<size_t>(p.threads), options);
   k->set_failures(std::move(p.failures));
   return k;
 }

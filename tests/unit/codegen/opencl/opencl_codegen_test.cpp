@@ -68,17 +68,46 @@ std::string message_of(const std::function<void()>& f) {
   return "";
 }
 
+// The source of `name` compiled with TRITIUM_OPENCL_SHAPE=`shape` ("": unset, auto).
+std::string source_in_shape(const char* shape, const char* name, const char* sig) {
+  if (shape[0]) setenv("TRITIUM_OPENCL_SHAPE", shape, 1);
+  std::string s;
+  try {
+    s = tritium::Module::from_string(kSteps, "steps.py").kernel(name).compile(tritium::Device::get("opencl"), sig).source();
+  } catch (...) {
+    unsetenv("TRITIUM_OPENCL_SHAPE");
+    throw;
+  }
+  unsetenv("TRITIUM_OPENCL_SHAPE");
+  return s;
+}
+
 TEST(OpenCLCodegen, ProgramShape) {
   REQUIRE_OPENCL();
-  auto dev = tritium::Device::get("opencl");
-  auto k = tritium::Module::from_string(kSteps, "steps.py").kernel("steps").compile(dev, "*i32, i32, i32");
-  const std::string& s = k.source();
+  // The work-group shape (the default): 32 x num_warps work-items, local scratch.
+  const std::string s = source_in_shape("", "steps", "*i32, i32, i32");
   EXPECT_NE(s.find("#pragma OPENCL FP_CONTRACT OFF"), std::string::npos);
-  EXPECT_NE(s.find("__kernel void tritium_kernel(__global uchar* a0_base, ulong a0_off, int32_t a1, int32_t a2, "
-                   "__global ulong* tr_status)"),
+  EXPECT_NE(s.find("__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void tritium_kernel(__global uchar* "
+                   "a0_base, ulong a0_off, int32_t a1, int32_t a2, __global ulong* tr_status)"),
             std::string::npos)
       << s.substr(s.find("__kernel"), 200);
+  EXPECT_NE(s.find("__local uchar tr_smem_["), std::string::npos);
   EXPECT_EQ(s.find("template <"), std::string::npos);  // no C++ left in the program
+  EXPECT_EQ(s.find("__syncthreads"), std::string::npos);
+  // The serial shape: one work-item per program.
+  const std::string t = source_in_shape("serial", "steps", "*i32, i32, i32");
+  EXPECT_NE(t.find("__kernel void tritium_kernel(__global uchar* a0_base, ulong a0_off, int32_t a1, int32_t a2, "
+                   "__global ulong* tr_status)"),
+            std::string::npos)
+      << t.substr(t.find("__kernel"), 200);
+  EXPECT_NE(t.find("(the serial shape: requested)"), std::string::npos);
+  EXPECT_EQ(t.find("template <"), std::string::npos);
+  // device_print: the serial shape, which says why.
+  const std::string p = source_in_shape("", "show", "*fp32, i32");
+  EXPECT_NE(p.find("(the serial shape: steps.py:26:5: opencl backend: print not lowered by the work-group-parallel "
+                   "OpenCL C renderer yet: tl.device_print)"),
+            std::string::npos)
+      << p.substr(0, 400);
 }
 
 TEST(OpenCLCodegen, NonPositiveStepFailsNamingTheLowestProgram) {
