@@ -258,7 +258,7 @@ void Emitter::emit_dot(const Op& op) {
   // (32 KB); the chain still runs over k ascending, so the bits are the same.
   int64_t KC = K;
   if (!cuda())
-    while (KC > 1 && (B * M * KC * cb + 15) / 16 * 16 + B * KC * N * cb > 32 * 1024) KC = (KC + 1) / 2;
+    while (KC > 1 && (B * M * KC * cb + 15) / 16 * 16 + B * KC * N * cb > kPortableSharedBytes) KC = (KC + 1) / 2;
   if (KC < K) return emit_dot_chunked(op, dp, KC);
   const int64_t off_b = (B * M * K * cb + 15) / 16 * 16;
   need_smem(off_b + B * K * N * cb);

@@ -134,7 +134,11 @@ void Emitter::emit_load(const Op& op) {
   const Value* other = op.operands.size() >= 3 ? op.operands[2] : nullptr;
   const Value* r = op.results[0];
   if (!ptr->type.is_ptr) refuse(op, "operand is not a pointer");
-  const bool vol = op.attr_int("volatile", 0) != 0;
+  // Metal / OpenCL: in a kernel with atomics every global load is volatile, as the serial
+  // renderers make them: their atomics are relaxed and a plain load may hit a cache that is
+  // not coherent across compute units (NVIDIA's OpenCL: a spin lock's critical section read
+  // stale values, ConformanceAtomic.SpinLockGuardsANonAtomicReadModifyWrite).
+  const bool vol = op.attr_int("volatile", 0) != 0 || (!cuda() && has_atomics_);
   hazard_barrier(false, ptr, false);
   if (r->type.is_scalar()) {
     std::string v = cx_.load(ptr->type, scalar(ptr), vol);

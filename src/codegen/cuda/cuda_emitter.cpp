@@ -368,6 +368,39 @@ std::string Emitter::convert(const Value* v, const LinearLayout& to) {
     if (f != it->end()) return f->second;
   }
   line(fmt::format("// convert %{} to another layout through shared memory", v->id));
+  int64_t numel = 1;
+  for (int64_t d : v->type.shape) numel *= d;
+  const int eb0 = v->type.is_ptr ? 8 : std::max(1, ir::byte_size(v->type.scalar));
+  if (!cuda() && numel * eb0 > kPortableSharedBytes) {
+    // Metal / OpenCL: through 32 KB, a slice of the row-major order at a time (each pass,
+    // every thread writes the elements it owns in the slice and reads those it needs).
+    const int64_t C = kPortableSharedBytes / eb0;
+    const LinearLayout& l = layout_of(v);
+    ensure(v, l);
+    need_smem(C * eb0);
+    std::string a = declare_array(v->type, to.size(HwDim::Register), "cv");
+    const std::string T = cx_.type(v->type.element());
+    std::string sm = fresh("sm"), c0 = fresh("c");
+    line(fmt::format("{0} const {1} = ({0})tr_smem;", sp(T), sm));
+    open(fmt::format("for (int32_t {0} = 0; {0} < {1}; {0} += {2})", c0, numel, C));
+    barrier();
+    const std::string own = owner(l);
+    if (!own.empty()) open(fmt::format("if ({})", own));
+    for (int64_t r = 0; r < l.size(HwDim::Register); ++r) {
+      if (reg_dup(l, r)) continue;
+      line(fmt::format("if ((uint32_t)(({}) - {}) < {}u) {}[({}) - {}] = {};", lin(l, r), c0, C, sm, lin(l, r), c0,
+                       el(v, l, r)));
+    }
+    if (!own.empty()) close();
+    barrier();
+    for (int64_t r = 0; r < to.size(HwDim::Register); ++r)
+      line(fmt::format("if ((uint32_t)(({}) - {}) < {}u) {}[{}] = {}[({}) - {}];", lin(to, r), c0, C, a, r, sm,
+                       lin(to, r), c0));
+    close();
+    if (conv_memo_.empty()) conv_memo_.emplace_back();
+    conv_memo_.back().emplace(key, a);
+    return a;
+  }
   barrier();
   std::string sm = to_smem(v);
   barrier();
@@ -608,6 +641,9 @@ std::string Emitter::fail_statement(const std::string& message, const std::strin
 
 std::string Emitter::render() {
   count_uses(fn_.body);
+  ir::walk(const_cast<ir::Block&>(fn_.body), [&](ir::Op& op) {
+    has_atomics_ = has_atomics_ || op.kind == OpKind::AtomicRMW || op.kind == OpKind::AtomicCAS;
+  });
   out_.clear();
   prologue_ = msl()      ? "  const int32_t tr_tid = (int32_t)tr_tid_in, tr_lane = tr_tid & 31, tr_warp = tr_tid >> 5;\n"
                            "  (void)tr_lane; (void)tr_warp;\n"

@@ -59,6 +59,10 @@ struct SimtUnsupported : frontend::CompileError {
   using frontend::CompileError::CompileError;
 };
 
+/// The shared / threadgroup / local memory every Metal and OpenCL device offers a program
+/// (bytes): the portable targets stage dots and layout conversions through at most this.
+constexpr int64_t kPortableSharedBytes = 32 * 1024;
+
 class Emitter {
  public:
   /// `sm`: the target's compute capability x 10 (e.g. 90), which picks mma.sync or wgmma
@@ -363,6 +367,7 @@ class Emitter {
   std::function<void()> pending_prefetch_;                         // see run_pending_prefetch
   std::unordered_map<const ir::Op*, std::string> inplace_acc_;     // in-flight dot -> carried acc
   bool uses_exchange_ = false;  // OpenCL: shfl_xor's local exchange array
+  bool has_atomics_ = false;    // the kernel has atomics (Metal / OpenCL: volatile loads)
   bool ring_scratch_disjoint_ = false;  // a pipelined loop's body uses scratch: no overlap
   std::vector<std::map<std::pair<const ir::Value*, std::string>, std::string>> conv_memo_;  // per scope
  public:
