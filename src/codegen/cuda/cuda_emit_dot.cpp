@@ -245,7 +245,8 @@ void Emitter::emit_dot(const Op& op) {
   const Value* c = op.operands[2];
   const Value* r = op.results[0];
   // Shapes, dtypes and refusals: ir/dot_params.h (shared with the CPU renderer).
-  const ir::DotParams dp = ir::dot_params(op, "cuda");
+  const ir::DotParams dp = ir::dot_params(op, cx_.backend());
+  if (msl() && emit_dot_simdgroup(op, dp)) return;
   const size_t rank = dp.rank;
   const int64_t M = dp.M, K = dp.K, N = dp.N, B = dp.B;
   const ScalarType S = dp.operand, Acc = dp.acc;

@@ -188,6 +188,10 @@ class Emitter {
   /// The FMA-chain dot with its operands staged `KC` columns of a / rows of b at a time
   /// (Target::Msl, where the whole operands pass the threadgroup memory; the same bits).
   void emit_dot_chunked(const ir::Op& op, const ir::DotParams& dp, int64_t KC);
+  /// Metal, native numerics: the dot on simdgroup matrices (8x8 fp32 multiply-accumulate,
+  /// each simdgroup a share of the 8x8 output tiles; cuda_emit_simdgroup.cpp). False, having
+  /// emitted nothing, where it does not apply (the FMA chain then).
+  bool emit_dot_simdgroup(const ir::Op& op, const ir::DotParams& dp);
   /// Where a tensor-core dot reads its operands (cuda_emit_dot.cpp): a from packed
   /// fragments (frag_regs_), from registers in its fragment layout, from a pipelined ring
   /// slot (staged_) or from a tile written to shared memory here; b likewise (registers

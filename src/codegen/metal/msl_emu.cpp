@@ -285,6 +285,32 @@ inline void threadgroup_barrier(mem_flags) {
   tr_emu::tg_barrier();
 }
 inline uint simd_shuffle_xor(uint v, ushort mask) { return (uint)tr_emu::simd_exchange(v, mask); }
+// Simdgroup matrices (the 8x8 fp32 ones tl.dot uses in native numerics): each thread of
+// the simdgroup holds the whole matrix (Metal spreads it over the 32 lanes; the operations
+// are collective, so every lane computes the same); multiply-accumulate as an fma chain
+// over k ascending per element (the hardware's order is its own).
+struct simdgroup_float8x8 {
+  float v[64];
+};
+inline void simdgroup_load(simdgroup_float8x8& d, const float* src, ulong elements_per_row = 8) {
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) d.v[i * 8 + j] = src[(ulong)i * elements_per_row + (ulong)j];
+}
+inline void simdgroup_store(const simdgroup_float8x8& a, float* dst, ulong elements_per_row = 8) {
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) dst[(ulong)i * elements_per_row + (ulong)j] = a.v[i * 8 + j];
+}
+inline void simdgroup_multiply_accumulate(simdgroup_float8x8& d, const simdgroup_float8x8& a,
+                                          const simdgroup_float8x8& b, const simdgroup_float8x8& c) {
+  simdgroup_float8x8 r;
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) {
+      float s = c.v[i * 8 + j];
+      for (int k = 0; k < 8; ++k) s = __builtin_fmaf(a.v[i * 8 + k], b.v[k * 8 + j], s);
+      r.v[i * 8 + j] = s;
+    }
+  d = r;
+}
 // Threadgroup atomics (tl.histogram's bins): a threadgroup's fibers share one host thread.
 struct atomic_int { int v; };
 inline int atomic_fetch_add_explicit(atomic_int* a, int v, memory_order) {

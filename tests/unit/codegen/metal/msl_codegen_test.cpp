@@ -229,6 +229,55 @@ TEST(MslCodegen, EveryPointerNamesItsAddressSpace) {
   EXPECT_TRUE(unqualified_pointers("\n  thread float* p = x;\n").empty());
 }
 
+// tl.dot on simdgroup matrices in native numerics (the 16x16 fp16 dot: four 8x8 tiles, one
+// per simdgroup, two k-steps), the FMA chain in portable numerics; both give the product
+// (fp16 inputs: exact products, fp32 sums of 16 terms; tolerance 16 ulp of the row's
+// absolute sum).
+TEST(MslCodegen, DotsOnSimdgroupMatricesInNativeNumericsOnly) {
+  auto dev = tritium::Device::get("msl-emu");
+  const char* sig = "*fp32, *fp16, *fp16, *fp32, *fp32";
+  tritium::CompileOptions portable;
+  portable.portable_numerics = true;
+  auto kn = kernel("sorted_log_dot").compile(dev, sig);
+  auto kp = kernel("sorted_log_dot").compile(dev, sig, portable);
+  EXPECT_NE(kn.source().find("simdgroup_multiply_accumulate("), std::string::npos);
+  EXPECT_EQ(kp.source().find("simdgroup_multiply_accumulate("), std::string::npos);
+  std::vector<float> x(16);
+  std::vector<uint16_t> a(256), b(256);
+  std::vector<float> af(256), bf(256);
+  uint32_t seed = 12345;
+  auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+  for (int i = 0; i < 16; ++i) x[i] = static_cast<float>(next() % 1000) / 100.0f - 5.0f;
+  for (int i = 0; i < 256; ++i) {
+    // fp16 values k/64 for k in [-128, 127]: exact in fp16 and fp32
+    const int ka = static_cast<int>(next() % 256) - 128, kb = static_cast<int>(next() % 256) - 128;
+    af[i] = ka / 64.0f, bf[i] = kb / 64.0f;
+    auto half_bits = [](int k) {  // k/64 as fp16 bits (|k| < 2^10: normal or zero)
+      if (k == 0) return uint16_t{0};
+      const uint16_t sign = k < 0 ? 0x8000 : 0;
+      int m = k < 0 ? -k : k, e = 0;
+      while (m >= 2048) m >>= 1, ++e;
+      while (m < 1024) m <<= 1, --e;
+      return static_cast<uint16_t>(sign | ((e + 15 + 10 - 6) << 10) | (m & 1023));
+    };
+    a[i] = half_bits(ka), b[i] = half_bits(kb);
+  }
+  for (auto* k : {&kn, &kp}) {
+    auto xb = dev.upload(x.data(), 64), ab = dev.upload(a.data(), 512), bb = dev.upload(b.data(), 512);
+    std::vector<float> poison(256, -777.0f);
+    auto o1 = dev.upload(poison.data(), 64), o2 = dev.upload(poison.data(), 1024);
+    k->launch({1}, {tritium::Arg(xb), tritium::Arg(ab), tritium::Arg(bb), tritium::Arg(o1), tritium::Arg(o2)});
+    std::vector<float> got(256);
+    o2.copy_to_host(got.data(), 1024);
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 16; ++j) {
+        double want = 0, mag = 0;
+        for (int q = 0; q < 16; ++q) want += double(af[i * 16 + q]) * bf[q * 16 + j], mag += std::fabs(double(af[i * 16 + q]) * bf[q * 16 + j]);
+        EXPECT_NEAR(got[i * 16 + j], want, 16 * mag * 0x1p-24) << (k == &kn ? "native " : "portable ") << i << "," << j;
+      }
+  }
+}
+
 TEST(MslCodegen, NonPositiveStepFailsNamingTheLowestProgram) {
   auto dev = tritium::Device::get("msl-emu");
   auto k = kernel("steps").compile(dev, "*i32, i32, i32");
