@@ -144,6 +144,19 @@ void Emitter::emit_load(const Op& op) {
     std::string v = cx_.load(ptr->type, scalar(ptr), vol);
     if (mask) v = fmt::format("{} ? {} : {}", scalar(mask), v, other ? scalar(other) : cx_.zero(r->type));
     std::string n = fresh("s");
+    if (vol && !cuda()) {
+      // Metal / OpenCL: a volatile scalar may change between the threads' reads (another
+      // program writing it); a scalar must be the same in every thread (branches and loops
+      // on it hold barriers), so thread 0 reads it and the others take its value.
+      line(fmt::format("{} {} = {};", cx_.type(r->type), n, cx_.zero(r->type)));
+      need_smem(8);
+      barrier();
+      line(fmt::format("if (tr_tid == 0) *({})tr_smem = {};", sp(cx_.type(r->type)), v));
+      barrier();
+      line(fmt::format("{} = *({})tr_smem;", n, sp(cx_.type(r->type))));
+      bind_scalar(r, n);
+      return;
+    }
     line(fmt::format("{} const {} = {};", cx_.type(r->type), n, v));
     bind_scalar(r, n);
     return;

@@ -399,7 +399,7 @@ void Emitter::emit_smem_gather(const Op& op) {
             at += fmt::format("{}({}) * {}", at.empty() ? "" : " + ", c, stride_of(sshape, static_cast<int>(d)));
           }
           const std::string ok = ir::is_signed_int(idx->type.scalar) ? fmt::format("({0} >= 0 && (int64_t){0} < {1})", iv, n)
-                                                                     : fmt::format("((uint64_t){} < {}ull)", iv, n);
+                                                                     : fmt::format("((uint64_t){} < {}{})", iv, n, cuda() ? "ull" : "UL");
           src = fmt::format("({} ? {}[{}] : {})", ok, sm, at, cx_.zero(res->type.element()));
           break;
         }
@@ -479,7 +479,7 @@ void Emitter::emit_sort(const Op& op) {
     line("const int64_t half_ = m_ / 2;");
     open(fmt::format("for (int64_t e_ = tr_tid; e_ < {} * half_; e_ += {})", rows, threads()));
     line("const int64_t r_ = e_ / half_, np_ = e_ % half_;");
-    for (const std::string& l : topk_pair_select(S, lk, desc)) line(l);
+    for (const std::string& l : topk_pair_select(S, lk, desc, !cuda())) line(l);  // Metal / OpenCL: no GCC builtins
     close();
     barrier();
     line(fmt::format("{} sw_ = cur_; cur_ = nxt_; nxt_ = sw_;", sp(T)));
@@ -511,7 +511,7 @@ void Emitter::emit_histogram(const Op& op) {
     std::string v = fresh("hv");
     line(fmt::format("const {} {} = {};", cx_.type(x->type.element()), v, el(x, L, r)));
     std::string ok = ir::is_signed_int(x->type.scalar) ? fmt::format("{0} >= 0 && (int64_t){0} < {1}", v, B)
-                                                       : fmt::format("(uint64_t){} < {}ull", v, B);
+                                                       : fmt::format("(uint64_t){} < {}{}", v, B, cuda() ? "ull" : "UL");
     if (mask) ok += " && " + el(mask, L, r);
     line(msl()      ? fmt::format("if ({}) atomic_fetch_add_explicit((threadgroup atomic_int*)tr_smem + {}, 1, memory_order_relaxed);", ok, v)
          : opencl() ? fmt::format("if ({}) atomic_add((__local int*)tr_smem + {}, 1);", ok, v)

@@ -87,10 +87,10 @@ MslProgram render_msl_threadgroup(const ir::Function& fn, const runtime::Codegen
   p.text += kSimtPrelude;
   p.text += fmt::format(
       "\n// ---- kernel @{} ----\n"
-      "kernel void tritium_kernel({}threadgroup uchar* tr_dyn_smem TR_THREADGROUP_BUFFER_0, "
+      "[[max_total_threads_per_threadgroup({})]] kernel void tritium_kernel({}threadgroup uchar* tr_dyn_smem TR_THREADGROUP_BUFFER_0, "
       "uint3 tr_pid [[threadgroup_position_in_grid]], uint3 tr_npid [[threadgroups_per_grid]], "
       "uint tr_tid_in [[thread_index_in_threadgroup]]) {{\n",
-      fn.name, params);
+      fn.name, p.threads, params);
   p.text += body;
   p.text += "}\n";
   return p;

@@ -247,7 +247,9 @@ TEST(Cli, BadOptionValues) {
   if (tritium::runtime::backend_status("opencl").available) {  // rendered and built by the device
     Result cl = run(base + " --emit opencl");
     EXPECT_EQ(cl.status, 0) << cl.err;
-    EXPECT_TRUE(contains(cl.out, "__kernel void tritium_kernel(")) << cl.out.substr(0, 400);
+    // the work-group shape: 32 x num_warps work-items per program
+    EXPECT_TRUE(contains(cl.out, "__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void tritium_kernel("))
+        << cl.out.substr(0, 400);
   }
   if (!tritium_no_nvrtc()) {  // the CUDA source, checked by NVRTC
     Result cuda = run(base + " --emit cuda");

@@ -80,6 +80,16 @@ def copy(x, out):
 
 
 @triton.jit
+def picks(x, out, hist, idx):
+    i = tl.arange(0, 16)
+    v = tl.load(x + i)
+    tl.store(out + tl.arange(0, 4), tl.topk(v, 4))
+    j = tl.load(idx + i)
+    tl.store(out + 4 + i, tl.gather(v, j, 0))
+    tl.store(hist + tl.arange(0, 8), tl.histogram(j, 8))
+
+
+@triton.jit
 def sorted_log_dot(x, a, b, out, o2):
     i = tl.arange(0, 16)
     v = tl.sort(tl.load(x + i), 0)
@@ -178,6 +188,7 @@ void expect_metal_only(const std::string& s) {
   EXPECT_EQ(live.find("__builtin"), std::string::npos);
   EXPECT_EQ(live.find("__syncthreads"), std::string::npos);
   EXPECT_EQ(live.find("__shfl"), std::string::npos);
+  EXPECT_FALSE(std::regex_search(live, std::regex("\\b\\d+ull\\b", std::regex::icase)));  // C++'s unsigned long long
   EXPECT_FALSE(std::regex_search(live, std::regex("\\bdouble\\b")));
   std::smatch m;
   const std::regex literal("[^\\w.](\\d+\\.\\d*(e[+-]?\\d+)?|0x[0-9a-f]+(\\.[0-9a-f]*)?p[+-]?\\d+)(?![\\w.])",
@@ -208,6 +219,9 @@ TEST(MslCodegen, ProgramShape) {
   EXPECT_NE(live.find("#define TR_THREADGROUP_BUFFER_0 [[threadgroup(0)]]"), std::string::npos);
   EXPECT_NE(t.find("// Threadgroups of 128 threads (simdgroups of 32)"), std::string::npos);
   expect_metal_only(t);
+  // top-k, a gather by unsigned index and a histogram of unsigned values (no GCC builtin,
+  // no `ull` literal).
+  expect_metal_only(source_in_shape("threadgroup", "picks", "*fp32, *fp32, *i32, *u32"));
   // Sort and dot: through threadgroup memory, between barriers.
   const std::string r = source_in_shape("threadgroup", "sorted_log_dot", "*fp32, *fp16, *fp16, *fp32, *fp32");
   EXPECT_NE(r.find("threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);"), std::string::npos);

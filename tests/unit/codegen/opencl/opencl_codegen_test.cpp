@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,16 @@ def show(x, n):
 def via_pointer_array(ptrs, out):
     p = tl.load(ptrs).to(tl.pointer_type(tl.float32))
     tl.store(out, tl.load(p))
+
+
+@triton.jit
+def picks(x, out, hist, idx):
+    i = tl.arange(0, 16)
+    v = tl.load(x + i)
+    tl.store(out + tl.arange(0, 4), tl.topk(v, 4))
+    j = tl.load(idx + i)
+    tl.store(out + 4 + i, tl.gather(v, j, 0))
+    tl.store(hist + tl.arange(0, 8), tl.histogram(j, 8))
 )";
 
 std::string message_of(const std::function<void()>& f) {
@@ -94,6 +105,13 @@ TEST(OpenCLCodegen, ProgramShape) {
   EXPECT_NE(s.find("__local uchar tr_smem_["), std::string::npos);
   EXPECT_EQ(s.find("template <"), std::string::npos);  // no C++ left in the program
   EXPECT_EQ(s.find("__syncthreads"), std::string::npos);
+  // top-k, a gather by unsigned index, a histogram of unsigned values: OpenCL C 1.2 has
+  // neither GCC builtins nor `unsigned long long` literals.
+  const std::string k = source_in_shape("", "picks", "*fp32, *fp32, *i32, *u32");
+  EXPECT_NE(k.find("reqd_work_group_size(128, 1, 1)"), std::string::npos);
+  const std::string kernel_text = k.substr(k.find("// ---- kernel @picks"));
+  EXPECT_EQ(kernel_text.find("__builtin"), std::string::npos) << kernel_text;
+  EXPECT_FALSE(std::regex_search(kernel_text, std::regex("\\b\\d+ull\\b", std::regex::icase))) << kernel_text;
   // The serial shape: one work-item per program.
   const std::string t = source_in_shape("serial", "steps", "*i32, i32, i32");
   EXPECT_NE(t.find("__kernel void tritium_kernel(__global uchar* a0_base, ulong a0_off, int32_t a1, int32_t a2, "
