@@ -258,35 +258,42 @@ def softmax_rows(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 
 def test_msl_emu_backend_runs_the_emitted_metal_source(write_module, rng):
-    # The Metal shading language tritium emits, compiled as C++ and run on the CPU on the
-    # caller's numpy arrays: the interpreter's bits, and softmax within fp32 rounding of a
-    # float64 reference. Bound per element, relative: the rounding of d = x - max(x) (half
-    # an ulp of d, which exp turns into |d| * 2^-24 relative) plus exp (< 1 ulp), the row
-    # sum's accumulated roundings and the division (a few 2^-24): (|d| + 4) * 2^-23.
+    # The Metal shading language tritium emits (threadgroups of 128 threads), compiled as C++
+    # and run on the CPU on the caller's numpy arrays: in portable numerics the interpreter's
+    # bits; in either numerics softmax within fp32 rounding of a float64 reference (native
+    # sums the row in another order: still n roundings of 2^-24 at most, inside the bound).
+    # Bound per element, relative: the rounding of d = x - max(x) (half an ulp of d, which
+    # exp turns into |d| * 2^-24 relative) plus exp (< 1 ulp), the row sum's accumulated
+    # roundings and the division (a few 2^-24): (|d| + 4) * 2^-23.
     mod = write_module("kernels_softmax_msl", SOFTMAX_SRC)
     rows, n = 7, 300
     x = (rng.standard_normal((rows, n)) * 3).astype(np.float32)
-    a, b = poisoned(rows * n, np.float32), poisoned(rows * n, np.float32)
-    tritium.set_backend("msl-emu")
-    try:
-        k = mod.softmax_rows[(rows,)](x, a, n, BLOCK=512)
-    finally:
-        tritium.set_backend(None)
-    assert k.backend == "msl-emu"
-    assert "kernel void tritium_kernel(" in k.asm["msl"]
-    tritium.set_backend("interp")
-    try:
-        mod.softmax_rows[(rows,)](x, b, n, BLOCK=512)
-    finally:
-        tritium.set_backend(None)
-    np.testing.assert_array_equal(a, b)
     xd = x.astype(np.float64)
     d = xd - xd.max(axis=1, keepdims=True)
     ref = np.exp(d) / np.exp(d).sum(axis=1, keepdims=True)
-    assert not np.isnan(a).any()
-    rel = np.abs(a.reshape(rows, n) - ref) / ref
     bound = (np.abs(d) + 4) * 2.0 ** -23
-    assert (rel <= bound).all(), (rel / bound).max()
+    outs = {}
+    for numerics in ("portable", "native"):
+        for backend in ("msl-emu", "interp"):
+            out = poisoned(rows * n, np.float32)
+            tritium.set_backend(backend)
+            tritium.set_numerics(numerics)
+            try:
+                k = mod.softmax_rows[(rows,)](x, out, n, BLOCK=512)
+            finally:
+                tritium.set_backend(None)
+                tritium.set_numerics(None)
+            if backend == "msl-emu":
+                assert k.backend == "msl-emu"
+                assert "kernel void tritium_kernel(" in k.asm["msl"]
+                assert "Threadgroups of 128 threads" in k.asm["msl"]
+            outs[(numerics, backend)] = out
+    np.testing.assert_array_equal(outs[("portable", "msl-emu")], outs[("portable", "interp")])
+    for numerics in ("portable", "native"):
+        a = outs[(numerics, "msl-emu")]
+        assert not np.isnan(a).any()
+        rel = np.abs(a.reshape(rows, n) - ref) / ref
+        assert (rel <= bound).all(), (numerics, (rel / bound).max())
 
 
 BOOL_SRC = """
