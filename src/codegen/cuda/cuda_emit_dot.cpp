@@ -321,7 +321,6 @@ void Emitter::emit_dot_chunked(const Op& op, const ir::DotParams& dp, int64_t KC
   const Value* r = op.results[0];
   const size_t rank = dp.rank;
   const int64_t M = dp.M, K = dp.K, N = dp.N, B = dp.B;
-  const ScalarType S = dp.operand;
   const ScalarType CT = dp.compute;
   if (dp.narrow_acc) not_simt(op, "a dot with an fp16 / bf16 accumulator whose operands exceed the threadgroup memory");
   const std::string ct = cx_.type(ir::Type::of(CT));
@@ -330,7 +329,6 @@ void Emitter::emit_dot_chunked(const Op& op, const ir::DotParams& dp, int64_t KC
   need_smem(off_b + B * KC * N * cb);
   ensure(a, layout_of(a));
   ensure(b, layout_of(b));
-  auto to_ct = [&](const std::string& e) { return dp.is_float ? CExpr::to_compute(S, e) : fmt::format("({})({})", ct, e); };
   const LinearLayout& L = layout_of(r);
   const int64_t R = L.size(HwDim::Register);
   std::string res = declare_array(r->type, R, "acc");
@@ -341,6 +339,35 @@ void Emitter::emit_dot_chunked(const Op& op, const ir::DotParams& dp, int64_t KC
   const int kd = static_cast<int>(rank) - 1;  // a's k dimension; b's is kd - 1
   std::string k0 = fresh("k");
   open(fmt::format("for (int32_t {0} = 0; {0} < {1}; {0} += {2})", k0, K, KC));
+  stage_dot_chunk(op, dp, k0, KC, sa, sb);
+  std::string kk = fresh("k");
+  open(fmt::format("for (int32_t {0} = 0; {0} < {1} && {2} + {0} < {3}; ++{0})", kk, KC, k0, K));
+  for (int64_t k = 0; k < R; ++k) {
+    const std::string bo = rank == 3 ? coord(L, 0, k) : "0";
+    const std::string x = fmt::format("{}[(({}) * {} + {}) * {} + {}]", sa, bo, M, coord(L, kd - 1, k), KC, kk);
+    const std::string y = fmt::format("{}[(({}) * {} + {}) * {} + {}]", sb, bo, KC, kk, N, coord(L, kd, k));
+    const std::string acc = fmt::format("{}[{}]", res, k);
+    const std::string step =
+        dp.is_float ? fmt::format("fma({}, {}, {})", x, y, acc)
+                    : cx_.tcall("tr_add", ct, fmt::format("{}, {}", acc, cx_.tcall("tr_mul", ct, fmt::format("{}, {}", x, y))));
+    line(fmt::format("{} = {};", acc, step));
+  }
+  close();
+  close();
+  bind_array(r, res);
+}
+
+void Emitter::stage_dot_chunk(const Op& op, const ir::DotParams& dp, const std::string& k0, int64_t KC,
+                              const std::string& sa, const std::string& sb) {
+  const Value* a = op.operands[0];
+  const Value* b = op.operands[1];
+  const size_t rank = dp.rank;
+  const int64_t M = dp.M, N = dp.N;
+  const int kd = static_cast<int>(rank) - 1;  // a's k dimension; b's is kd - 1
+  auto to_ct = [&](const std::string& e) {
+    return dp.is_float ? CExpr::to_compute(dp.operand, e)
+                       : fmt::format("({})({})", cx_.type(ir::Type::of(dp.compute)), e);
+  };
   barrier();
   // a[bo][m][k0 + q] -> sa[(bo * M + m) * KC + q]; b[bo][k0 + q][n] -> sb[(bo * KC + q) * N + n]
   for (int which = 0; which < 2; ++which) {
@@ -360,21 +387,6 @@ void Emitter::emit_dot_chunked(const Op& op, const ir::DotParams& dp, int64_t KC
     if (!own.empty()) close();
   }
   barrier();
-  std::string kk = fresh("k");
-  open(fmt::format("for (int32_t {0} = 0; {0} < {1} && {2} + {0} < {3}; ++{0})", kk, KC, k0, K));
-  for (int64_t k = 0; k < R; ++k) {
-    const std::string bo = rank == 3 ? coord(L, 0, k) : "0";
-    const std::string x = fmt::format("{}[(({}) * {} + {}) * {} + {}]", sa, bo, M, coord(L, kd - 1, k), KC, kk);
-    const std::string y = fmt::format("{}[(({}) * {} + {}) * {} + {}]", sb, bo, KC, kk, N, coord(L, kd, k));
-    const std::string acc = fmt::format("{}[{}]", res, k);
-    const std::string step =
-        dp.is_float ? fmt::format("fma({}, {}, {})", x, y, acc)
-                    : cx_.tcall("tr_add", ct, fmt::format("{}, {}", acc, cx_.tcall("tr_mul", ct, fmt::format("{}, {}", x, y))));
-    line(fmt::format("{} = {};", acc, step));
-  }
-  close();
-  close();
-  bind_array(r, res);
 }
 
 }  // namespace tritium::codegen::cuda

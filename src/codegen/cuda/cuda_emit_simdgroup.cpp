@@ -72,24 +72,7 @@ bool Emitter::emit_dot_simdgroup(const Op& op, const ir::DotParams& dp) {
   });
   const std::string k0 = fresh("k");
   open(fmt::format("for (int32_t {0} = 0; {0} < {1}; {0} += {2})", k0, K, KC));
-  barrier();
-  // a[m][k0 + q] -> sa[m * KC + q]; b[k0 + q][n] -> sb[q * N + n]
-  for (int which = 0; which < 2; ++which) {
-    const Value* v = which == 0 ? a : b;
-    const LinearLayout& l = layout_of(v);
-    const std::string own = owner(l);
-    if (!own.empty()) open(fmt::format("if ({})", own));
-    for (int64_t k = 0; k < l.size(HwDim::Register); ++k) {
-      if (reg_dup(l, k)) continue;
-      const std::string q = fmt::format("(({}) - {})", coord(l, which == 0 ? 1 : 0, k), k0);
-      const std::string at = which == 0 ? fmt::format("({}) * {} + {}", coord(l, 0, k), KC, q)
-                                        : fmt::format("{} * {} + ({})", q, N, coord(l, 1, k));
-      line(fmt::format("if ((uint32_t){} < {}u) {}[{}] = {};", q, KC, which == 0 ? sa : sb, at,
-                       CExpr::to_compute(dp.operand, el(v, l, k))));
-    }
-    if (!own.empty()) close();
-  }
-  barrier();
+  stage_dot_chunk(op, dp, k0, KC, sa, sb);  // as fp32: the compute type of these dots
   each_tile([&](const std::string& row, const std::string& col, int64_t j) {
     const std::string kk = fresh("kk");
     open(fmt::format("for (int32_t {0} = 0; {0} < {1}; {0} += 8)", kk, KC));

@@ -637,6 +637,22 @@ std::string Emitter::fail_statement(const std::string& message, const std::strin
   return fmt::format("tr_fail_report(tr_fail, {});", fail_sites.size());
 }
 
+std::vector<std::string> Emitter::failure_messages() const {
+  std::vector<std::string> out;
+  for (const auto& f : fail_sites) {
+    const std::string what = f.message.rfind("error: ", 0) == 0 ? f.message.substr(7) : "device_assert failed: " + f.message;
+    out.push_back(fmt::format("{} at {}:{} in {}", what, f.file, f.line, fn_.name));
+  }
+  return out;
+}
+
+std::string SimtUnsupported::brief() const {
+  if (!loc().valid()) return message();
+  std::string file(loc().filename());
+  if (const size_t slash = file.rfind('/'); slash != std::string::npos) file = file.substr(slash + 1);
+  return fmt::format("{}:{}:{}: {}", file, loc().line, loc().col, message());
+}
+
 // ---- the kernel -------------------------------------------------------------------------------
 
 std::string Emitter::render() {

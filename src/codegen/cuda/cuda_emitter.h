@@ -57,6 +57,9 @@ enum class Target { Cuda, Msl, OpenCL };
 /// yet; the MSL renderer then renders the program with one thread per threadgroup instead.
 struct SimtUnsupported : frontend::CompileError {
   using frontend::CompileError::CompileError;
+  /// "file:line:col: message" (the file name without its directory: a program text must
+  /// not depend on where its source lives), or the message alone without a location.
+  std::string brief() const;
 };
 
 /// The shared / threadgroup / local memory every Metal and OpenCL device offers a program
@@ -80,6 +83,9 @@ class Emitter {
   /// OpenCL: local memory the lane exchanges take besides shared_bytes() (8 bytes a work-item).
   int64_t exchange_bytes() const { return uses_exchange_ ? 8 * int64_t{threads()} : 0; }
   std::vector<CudaFailSite> fail_sites;
+  /// Metal / OpenCL: each failure site's complete message, by site number - 1, in the CPU
+  /// backend's wording ("device_assert failed: <msg> at <file>:<line> in <kernel>").
+  std::vector<std::string> failure_messages() const;
 
   // ---- output ----------------------------------------------------------------------------
   bool msl() const { return target_ == Target::Msl; }
@@ -188,6 +194,12 @@ class Emitter {
   /// The FMA-chain dot with its operands staged `KC` columns of a / rows of b at a time
   /// (Target::Msl, where the whole operands pass the threadgroup memory; the same bits).
   void emit_dot_chunked(const ir::Op& op, const ir::DotParams& dp, int64_t KC);
+  /// Between two barriers, writes the chunk k0..k0+KC-1 of dot `op`'s operands, converted to
+  /// the compute type, to shared memory: a[bo][m][k0 + q] at sa[(bo * M + m) * KC + q],
+  /// b[bo][k0 + q][n] at sb[(bo * KC + q) * N + n] (the FMA chain's and the simdgroup dot's
+  /// staging).
+  void stage_dot_chunk(const ir::Op& op, const ir::DotParams& dp, const std::string& k0, int64_t KC,
+                       const std::string& sa, const std::string& sb);
   /// Metal, native numerics: the dot on simdgroup matrices (8x8 fp32 multiply-accumulate,
   /// each simdgroup a share of the 8x8 output tiles; cuda_emit_simdgroup.cpp). False, having
   /// emitted nothing, where it does not apply (the FMA chain then).

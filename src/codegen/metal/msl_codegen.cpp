@@ -51,10 +51,7 @@ MslProgram render_msl_program(const ir::Module& m, const runtime::CodegenOptions
       return render_msl_threadgroup(fn, opts);
     } catch (const cuda::SimtUnsupported& e) {
       if (shape == MslShape::Threadgroup) throw;
-      // The file name only (the text must not depend on where the source lives).
-      std::string file(e.loc().filename());
-      if (const size_t slash = file.rfind('/'); slash != std::string::npos) file = file.substr(slash + 1);
-      reason = fmt::format("{}:{}:{}: {}", file, e.loc().line, e.loc().col, e.message());
+      reason = e.brief();
     }
   }
   cpu::Emitter e(fn, opts, Dialect::MSL);

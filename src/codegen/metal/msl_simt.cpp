@@ -63,10 +63,7 @@ MslProgram render_msl_threadgroup(const ir::Function& fn, const runtime::Codegen
   MslProgram p;
   p.threads = e.threads();
   p.threadgroup_bytes = tg_bytes;
-  for (const auto& s : e.fail_sites) {  // the CPU backend's wording (cpu::Emitter::failure_messages)
-    const std::string what = s.message.rfind("error: ", 0) == 0 ? s.message.substr(7) : "device_assert failed: " + s.message;
-    p.failures.push_back(fmt::format("{} at {}:{} in {}", what, s.file, s.line, fn.name));
-  }
+  p.failures = e.failure_messages();
   std::string params;
   for (size_t i = 0; i < fn.body.args.size(); ++i) {
     const ir::Type& t = fn.body.args[i]->type;

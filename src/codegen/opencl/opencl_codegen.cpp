@@ -25,9 +25,7 @@ OpenCLProgram render_opencl_program(const ir::Module& m, const runtime::CodegenO
       return render_opencl_workgroup(fn, opts, limits);
     } catch (const cuda::SimtUnsupported& e) {
       if (shape == OpenCLShape::WorkGroup) throw;
-      std::string file(e.loc().filename());  // the file name only: the text must not depend on where it lives
-      if (const size_t slash = file.rfind('/'); slash != std::string::npos) file = file.substr(slash + 1);
-      reason = e.loc().valid() ? fmt::format("{}:{}:{}: {}", file, e.loc().line, e.loc().col, e.message()) : e.message();
+      reason = e.brief();
     }
   }
   cpu::Emitter e(fn, opts, Dialect::OpenCL);

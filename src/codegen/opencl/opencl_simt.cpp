@@ -32,10 +32,7 @@ OpenCLProgram render_opencl_workgroup(const ir::Function& fn, const runtime::Cod
                                                     fn.name, local, opts.num_warps, limits.local_mem));
   OpenCLProgram p;
   p.threads = e.threads();
-  for (const auto& s : e.fail_sites) {  // the CPU backend's wording (cpu::Emitter::failure_messages)
-    const std::string what = s.message.rfind("error: ", 0) == 0 ? s.message.substr(7) : "device_assert failed: " + s.message;
-    p.failures.push_back(fmt::format("{} at {}:{} in {}", what, s.file, s.line, fn.name));
-  }
+  p.failures = e.failure_messages();
   const CExpr cx("opencl", false, Dialect::OpenCL);
   std::string params;
   for (size_t i = 0; i < fn.body.args.size(); ++i) {

@@ -21,6 +21,7 @@
 #include "codegen/metal/msl_codegen.h"
 #include "codegen/metal/msl_emu.h"
 #include "runtime/cpu/compiler.h"
+#include "scoped_env.h"
 #include "tritium/tritium.h"
 
 namespace {
@@ -159,16 +160,8 @@ tritium::Kernel kernel(const char* name) { return tritium::Module::from_string(k
 
 // Renders with TRITIUM_MSL_SHAPE=`shape` ("" unset: auto) and returns the source.
 std::string source_in_shape(const char* shape, const char* name, const char* sig) {
-  if (shape[0]) setenv("TRITIUM_MSL_SHAPE", shape, 1);
-  std::string s;
-  try {
-    s = kernel(name).compile(tritium::Device::get("msl-emu"), sig).source();
-  } catch (...) {
-    unsetenv("TRITIUM_MSL_SHAPE");
-    throw;
-  }
-  unsetenv("TRITIUM_MSL_SHAPE");
-  return s;
+  ScopedEnv env("TRITIUM_MSL_SHAPE", shape);
+  return kernel(name).compile(tritium::Device::get("msl-emu"), sig).source();
 }
 
 // What both shapes must be: Metal's library alone, no double, no unsuffixed floating

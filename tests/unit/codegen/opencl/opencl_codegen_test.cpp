@@ -19,6 +19,7 @@
 #include "tritium/tritium.h"
 
 #include "require_opencl.h"
+#include "scoped_env.h"
 
 namespace {
 
@@ -81,16 +82,8 @@ std::string message_of(const std::function<void()>& f) {
 
 // The source of `name` compiled with TRITIUM_OPENCL_SHAPE=`shape` ("": unset, auto).
 std::string source_in_shape(const char* shape, const char* name, const char* sig) {
-  if (shape[0]) setenv("TRITIUM_OPENCL_SHAPE", shape, 1);
-  std::string s;
-  try {
-    s = tritium::Module::from_string(kSteps, "steps.py").kernel(name).compile(tritium::Device::get("opencl"), sig).source();
-  } catch (...) {
-    unsetenv("TRITIUM_OPENCL_SHAPE");
-    throw;
-  }
-  unsetenv("TRITIUM_OPENCL_SHAPE");
-  return s;
+  ScopedEnv env("TRITIUM_OPENCL_SHAPE", shape);
+  return tritium::Module::from_string(kSteps, "steps.py").kernel(name).compile(tritium::Device::get("opencl"), sig).source();
 }
 
 TEST(OpenCLCodegen, ProgramShape) {
