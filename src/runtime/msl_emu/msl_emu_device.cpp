@@ -20,6 +20,7 @@
 #include "runtime/cache.h"
 #include "runtime/cpu/compiler.h"
 #include "runtime/cpu/thread_pool.h"
+#include "runtime/metal/msl_launch.h"
 
 #ifndef TRITIUM_VERSION
 #define TRITIUM_VERSION "unknown"
@@ -62,19 +63,8 @@ class MslEmuKernel final : public LoadedKernel {
   }
 
   void launch(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args) override {
-    if (args.size() != program_.params.size())
-      throw std::runtime_error(fmt::format("kernel @{}: launched with {} arguments, expected {}", name_, args.size(),
-                                           program_.params.size()));
-    for (int32_t g : grid)
-      if (g < 0) throw std::runtime_error(fmt::format("kernel @{}: negative grid dimension", name_));
-    const int64_t total = int64_t{grid[0]} * grid[1] * grid[2];
+    const int64_t total = metal::check_msl_launch(program_, name_, "msl-emu (as metal)", grid, args.size());
     if (total == 0) return;
-    const uint64_t sites = program_.failures.size();
-    if (sites && static_cast<uint64_t>(total) * sites >= 0xffffffffull)
-      throw std::runtime_error(fmt::format(
-          "kernel @{}: msl-emu (as metal) reports run-time failures through a 32-bit word, and {} programs times {} "
-          "failure sites do not fit in it; launch a smaller grid",
-          name_, total, sites));
     std::lock_guard<std::mutex> lock(g_launch_mu);
     uint32_t status = 0xffffffffu;
     cpu::ThreadPool& pool = cpu::ThreadPool::global();
@@ -99,11 +89,7 @@ class MslEmuKernel final : public LoadedKernel {
           "kernel @{}: msl-emu: the threads of a threadgroup stopped at barriers not every thread reaches "
           "(the MSL program is wrong; on Metal it would hang or give undefined results)",
           name_));
-    if (status == 0xffffffffu) return;
-    const uint64_t lin = status / sites, site = status % sites;
-    const uint64_t gx = static_cast<uint64_t>(grid[0]), gy = static_cast<uint64_t>(grid[1]);
-    throw std::runtime_error(fmt::format("{}, program ({}, {}, {})", program_.failures[site], lin % gx,
-                                         (lin / gx) % gy, lin / (gx * gy)));
+    metal::raise_msl_status(program_, status, grid);
   }
 
   const std::string& source() const override { return program_.text; }
@@ -114,18 +100,6 @@ class MslEmuKernel final : public LoadedKernel {
   codegen::MslProgram program_;
   std::string name_;
 };
-
-// TRITIUM_MSL_SHAPE: "serial" or "threadgroup" renders every kernel in that shape (tests,
-// debugging: the serial shape gives the interpreter's bits whatever the numerics); unset or
-// "auto": the threadgroup shape where the renderer lowers the kernel.
-codegen::MslShape shape_from_env() {
-  const char* s = std::getenv("TRITIUM_MSL_SHAPE");
-  const std::string v = s ? s : "";
-  if (v.empty() || v == "auto") return codegen::MslShape::Auto;
-  if (v == "serial") return codegen::MslShape::Serial;
-  if (v == "threadgroup") return codegen::MslShape::Threadgroup;
-  throw std::runtime_error("msl-emu backend: TRITIUM_MSL_SHAPE must be auto, serial or threadgroup, got '" + v + "'");
-}
 
 class MslEmuDevice final : public Device {
  public:
@@ -147,7 +121,7 @@ class MslEmuDevice final : public Device {
 
   std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) override {
     const ir::Function& fn = codegen::cpu_kernel_function(m);
-    codegen::MslProgram program = codegen::render_msl_program(m, opts, shape_from_env());
+    codegen::MslProgram program = codegen::render_msl_program(m, opts, metal::msl_shape_from_env("msl-emu"));
     const std::string driver =
         codegen::msl_emu_driver(program.params, program.failures.size(), program.threads, program.threadgroup_bytes);
     const std::vector<std::string> flags = cpu::kernel_flags(opts.portable_numerics);

@@ -8,6 +8,7 @@
 
 #include "codegen/cpu/cpu_codegen.h"
 #include "codegen/opencl/opencl_codegen.h"
+#include "runtime/env_choice.h"
 
 namespace tritium::runtime::opencl {
 
@@ -158,12 +159,8 @@ namespace {
 // TRITIUM_OPENCL_SHAPE: "serial" or "workgroup" renders every kernel in that shape (tests,
 // debugging); unset or "auto": the work-group shape where the renderer lowers the kernel.
 codegen::OpenCLShape shape_from_env() {
-  const char* s = std::getenv("TRITIUM_OPENCL_SHAPE");
-  const std::string v = s ? s : "";
-  if (v.empty() || v == "auto") return codegen::OpenCLShape::Auto;
-  if (v == "serial") return codegen::OpenCLShape::Serial;
-  if (v == "workgroup") return codegen::OpenCLShape::WorkGroup;
-  throw std::runtime_error("opencl backend: TRITIUM_OPENCL_SHAPE must be auto, serial or workgroup, got '" + v + "'");
+  return static_cast<codegen::OpenCLShape>(
+      env_choice("TRITIUM_OPENCL_SHAPE", {"auto", "serial", "workgroup"}, "opencl"));
 }
 }  // namespace
 
