@@ -5,6 +5,7 @@
 #include "runtime/cuda/cuda_device.h"
 #include "runtime/opencl/opencl_api.h"
 #include "runtime/opencl/opencl_device.h"
+#include "runtime/metal/metal_device.h"
 #include "runtime/msl_emu/msl_emu_device.h"
 
 #include <unistd.h>
@@ -65,12 +66,9 @@ const std::vector<Backend>& table() {
       {"opencl", "OpenCL C generated from the kernel (one work-item per program), built by the device's "
                  "OpenCL compiler through the ICD loader",
        [] { return opencl::unavailable_reason(); }, [] { return opencl::make_opencl_device(); }},
-      {"metal", "Apple GPUs through Metal",
-       [] {
-         return std::string("the Metal runtime (metal-cpp, Apple platforms only) is not built yet; its MSL renderer runs "
-                            "in the msl-emu backend (tritium compile --emit msl)");
-       },
-       nullptr},
+      {"metal", "Apple GPUs: Metal shading language generated from the kernel, compiled by the Metal toolchain, "
+                "dispatched through metal-cpp",
+       [] { return metal::metal_unavailable_reason(); }, [] { return metal::make_metal_device(); }},
       {"msl-emu", "the Metal shading language tritium emits, compiled as C++ against an emulated <metal_stdlib> "
                   "and run on the CPU, one thread per threadgroup (tests the Metal path without Apple hardware)",
        [] { return find_cxx_compiler().empty() ? std::string("no C++ compiler found ($CXX, the build compiler, or c++ on PATH)") : ""; },

@@ -54,6 +54,13 @@ MslProgram render_msl_program(const ir::Module& m, const runtime::CodegenOptions
       reason = e.brief();
     }
   }
+  return render_msl_serial(m, opts, reason);
+}
+
+MslProgram render_msl_serial(const ir::Module& m, const runtime::CodegenOptions& opts, const std::string& reason) {
+  const ir::Function& fn = cpu_kernel_function(m);
+  ir::verify_or_throw(fn, &m);
+  refuse_unsupported_types(fn);
   cpu::Emitter e(fn, opts, Dialect::MSL);
   std::string body = e.render();
   MslProgram p;

@@ -91,6 +91,10 @@ enum class MslShape { Auto, Serial, Threadgroup };
 /// frontend::CompileError for what the MSL renderer refuses (see the file comment).
 MslProgram render_msl_program(const ir::Module& m, const runtime::CodegenOptions& opts,
                               MslShape shape = MslShape::Auto);
+/// The serial shape of the kernel of `m`, `reason` (why not the threadgroup shape) in the
+/// program's second comment line and MslProgram::serial_reason: for a device whose
+/// pipelines cannot run the threadgroup shape (the metal backend checks each pipeline).
+MslProgram render_msl_serial(const ir::Module& m, const runtime::CodegenOptions& opts, const std::string& reason);
 /// The threadgroup shape of `fn` (msl_simt.cpp). Throws cuda::SimtUnsupported for what it
 /// does not lower yet, frontend::CompileError for what Metal cannot run.
 MslProgram render_msl_threadgroup(const ir::Function& fn, const runtime::CodegenOptions& opts);
