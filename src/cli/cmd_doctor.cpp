@@ -44,10 +44,17 @@ void print_opencl_platforms() {
         d = 0;
         fmt::print("  platform {}: {} ({})\n", p, i.platform_name, i.platform_version);
       }
-      fmt::print("    device {}:{}: {} [{}], {} compute units, {:.1f} GiB, {} KiB local memory, {}, driver {}{}\n", p,
-                 d++, i.name, i.is_gpu ? "GPU" : i.is_cpu ? "CPU" : "other", i.compute_units,
-                 static_cast<double>(i.global_mem) / (1024.0 * 1024.0 * 1024.0), i.local_mem / 1024, i.c_version,
-                 i.driver_version, i.has("cl_khr_subgroups") ? ", cl_khr_subgroups" : "");
+      // The extensions the renderer could use (sub-group shuffles in place of local-memory
+      // exchanges; fp16 / fp64 arithmetic).
+      std::string exts;
+      for (const char* e : {"cl_khr_subgroups", "cl_khr_subgroup_shuffle", "cl_intel_subgroups",
+                            "cl_intel_required_subgroup_size", "cl_khr_fp16", "cl_khr_fp64"})
+        if (i.has(e)) exts += std::string(exts.empty() ? "" : " ") + e;
+      fmt::print("    device {}:{}: {} [{}], {} compute units, {:.1f} GiB, {} KiB local memory, max work-group {}, {}, "
+                 "driver {}; extensions: {}\n",
+                 p, d++, i.name, i.is_gpu ? "GPU" : i.is_cpu ? "CPU" : "other", i.compute_units,
+                 static_cast<double>(i.global_mem) / (1024.0 * 1024.0 * 1024.0), i.local_mem / 1024, i.max_work_group,
+                 i.c_version, i.driver_version, exts.empty() ? "none of the sub-group or fp16 / fp64 ones" : exts);
     }
   } catch (const std::exception& e) {
     fmt::print(" none ({})\n", e.what());
