@@ -9,10 +9,10 @@
 
 #include <fmt/format.h>
 
+#include "common/process_environ.h"
 #include "frontend/decorators.h"
 #include "frontend/module_loader.h"
 
-extern char** environ;  // POSIX: the process environment
 
 #ifndef TRITIUM_VERSION
 #define TRITIUM_VERSION "unknown"
@@ -463,7 +463,7 @@ PyValue PyEvaluator::attribute(const PyValue& v, const std::string& attr, SrcLoc
       PyValue d;
       d.kind = K::Dict;
       d.s = "os.environ";
-      for (char** e = environ; e && *e; ++e) {
+      for (char** e = process_environ(); e && *e; ++e) {
         const std::string kv = *e;
         const size_t eq = kv.find('=');
         if (eq == std::string::npos) continue;

@@ -21,6 +21,10 @@ struct CodegenOptions {
   bool debug = false;              // device_assert active
   int num_warps = 4;
   int num_stages = 3;
+  /// Metal: whether the GPU has simdgroup matrices (Apple GPU family 7 and later); without
+  /// them native-numerics dots in the threadgroup shape stay FMA chains. The metal device
+  /// sets it; the text records it (cache keys hash the text).
+  bool simdgroup_matrices = true;
 };
 
 /// A device allocation. `ptr` is the device address passed to kernels.

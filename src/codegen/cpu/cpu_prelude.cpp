@@ -46,7 +46,13 @@ float asinf(float) noexcept; double asin(double) noexcept;
 float acosf(float) noexcept; double acos(double) noexcept;
 float sinhf(float) noexcept; double sinh(double) noexcept;
 float coshf(float) noexcept; double cosh(double) noexcept;
+#if defined(__APPLE__)  // Apple's libm names them __exp10f / __exp10
+float __exp10f(float) noexcept; double __exp10(double) noexcept;
+#define exp10f __exp10f
+#define exp10 __exp10
+#else
 float exp10f(float) noexcept; double exp10(double) noexcept;
+#endif
 float log10f(float) noexcept; double log10(double) noexcept;
 float cbrtf(float) noexcept; double cbrt(double) noexcept;
 float hypotf(float, float) noexcept; double hypot(double, double) noexcept;

@@ -21,7 +21,7 @@ using ir::ScalarType;
 using ir::Value;
 
 bool Emitter::emit_dot_simdgroup(const Op& op, const ir::DotParams& dp) {
-  if (opts_.portable_numerics || dp.rank != 2 || !dp.is_float || dp.narrow_acc || dp.acc != ScalarType::F32) return false;
+  if (opts_.portable_numerics || !opts_.simdgroup_matrices || dp.rank != 2 || !dp.is_float || dp.narrow_acc || dp.acc != ScalarType::F32) return false;
   if (dp.operand != ScalarType::F16 && dp.operand != ScalarType::BF16 && dp.operand != ScalarType::F32) return false;
   const int64_t M = dp.M, K = dp.K, N = dp.N;
   if (M % 8 || N % 8 || K % 8) return false;

@@ -39,6 +39,19 @@ void refuse_unsupported_types(const ir::Function& fn) {
   });
 }
 
+// Metal binds at most 31 buffers to a kernel (indices 0-30): one per parameter, plus the
+// status word.
+MslProgram checked(const ir::Function& fn, MslProgram p) {
+  const size_t buffers = p.params.size() + (p.failures.empty() ? 0 : 1);
+  if (buffers > kMslMaxBuffers)
+    throw frontend::CompileError(
+        fn.loc, fmt::format("metal backend: kernel @{} needs {} buffer arguments ({} parameters{}), Metal binds at most "
+                            "{} (pass fewer runtime parameters, e.g. constexprs or one pointer to a parameter block)",
+                            fn.name, buffers, p.params.size(), p.failures.empty() ? "" : " and the status word",
+                            kMslMaxBuffers));
+  return p;
+}
+
 }  // namespace
 
 MslProgram render_msl_program(const ir::Module& m, const runtime::CodegenOptions& opts, MslShape shape) {
@@ -48,7 +61,7 @@ MslProgram render_msl_program(const ir::Module& m, const runtime::CodegenOptions
   std::string reason = "requested";
   if (shape != MslShape::Serial) {
     try {
-      return render_msl_threadgroup(fn, opts);
+      return checked(fn, render_msl_threadgroup(fn, opts));
     } catch (const cuda::SimtUnsupported& e) {
       if (shape == MslShape::Threadgroup) throw;
       reason = e.brief();
@@ -74,7 +87,7 @@ MslProgram render_msl_serial(const ir::Module& m, const runtime::CodegenOptions&
   p.text += body;
   p.failures = e.failure_messages();
   for (const ir::Value* a : fn.body.args) p.params.push_back(a->type);
-  return p;
+  return checked(fn, std::move(p));
 }
 
 std::string render_msl(const ir::Module& m, const runtime::CodegenOptions& opts) {

@@ -82,6 +82,10 @@ struct MslProgram {
 /// refuses a kernel needing more.
 constexpr int64_t kMslThreadgroupMemoryLimit = 32 * 1024;
 
+/// Buffers Metal binds to one kernel (argument table indices 0-30); a kernel needing more
+/// (parameters plus the status word) is refused.
+constexpr size_t kMslMaxBuffers = 31;
+
 /// Which shape of program to render: Auto is the threadgroup shape where the threadgroup
 /// renderer lowers the kernel, else the serial shape (the reason kept in serial_reason).
 enum class MslShape { Auto, Serial, Threadgroup };

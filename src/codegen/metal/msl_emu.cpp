@@ -18,6 +18,9 @@ const char* const kStdlib = R"TREMU(// ---- msl-emu: <metal_stdlib> for the C++ 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#if defined(__APPLE__) && !defined(_XOPEN_SOURCE)
+#define _XOPEN_SOURCE 700  // macOS declares the ucontext functions only then
+#endif
 #include <ucontext.h>
 #define __METAL_VERSION__ 310
 #define TR_MSL_EMU 1
@@ -66,7 +69,7 @@ struct Group {
   unsigned char* stacks = nullptr;
   void (*run)(void*, unsigned) = nullptr;
   void* arg = nullptr;
-#if defined(__x86_64__)
+#if defined(__x86_64__) && defined(__ELF__)
   void* sched_sp = nullptr;
   void* sp[kMaxThreads];
 #else
@@ -78,7 +81,7 @@ inline Group*& current() {
   static thread_local Group* g = nullptr;
   return g;
 }
-#if defined(__x86_64__)
+#if defined(__x86_64__) && defined(__ELF__)
 // tr_emu_switch(save, to): pushes the callee-saved registers, stores the stack pointer in
 // *save, loads `to` and pops the registers saved there.
 extern "C" void tr_emu_switch(void** save, void* to);
@@ -99,7 +102,7 @@ asm(".text\n"
 #endif
 inline void yield_to_scheduler() {
   Group* g = current();
-#if defined(__x86_64__)
+#if defined(__x86_64__) && defined(__ELF__)
   tr_emu_switch(&g->sp[g->cur], g->sched_sp);
 #else
   swapcontext(&g->ctx[g->cur], &g->sched);
@@ -146,7 +149,7 @@ inline void fiber_main() {
   g->run(g->arg, (unsigned)me);
   g->done[me] = 1;
   --g->alive;
-#if defined(__x86_64__)
+#if defined(__x86_64__) && defined(__ELF__)
   tr_emu_switch(&g->sp[me], g->sched_sp);  // never resumed
   __builtin_trap();
 #endif
@@ -157,7 +160,7 @@ inline int run_group(void* arena, int n, void (*run)(void*, unsigned), void* arg
   static_assert(sizeof(Group) <= kHeader, "the fiber group does not fit the arena's header");
   Group* g = (Group*)arena;
   g->stacks = (unsigned char*)arena + kHeader;
-#if !defined(__x86_64__)
+#if !(defined(__x86_64__) && defined(__ELF__))
   static thread_local ucontext_t ctx[kMaxThreads];
   g->ctx = ctx;
 #endif
@@ -168,7 +171,7 @@ inline int run_group(void* arena, int n, void (*run)(void*, unsigned), void* arg
   memset(g->wait_kind, 0, sizeof g->wait_kind);
   for (int t = 0; t < n; ++t) {
     unsigned char* top = g->stacks + (size_t)(t + 1) * kStack;  // 16-byte aligned
-#if defined(__x86_64__)
+#if defined(__x86_64__) && defined(__ELF__)
     // The frame tr_emu_switch pops: mxcsr / x87 control word, six registers, then the
     // return address fiber_main (entered with the stack 8 mod 16, as after a call).
     uint64_t* f = (uint64_t*)top - 2;
@@ -200,7 +203,7 @@ inline int run_group(void* arena, int n, void (*run)(void*, unsigned), void* arg
       g->wait_kind[t] = 0;
       g->cur = t;
       ran = true;
-#if defined(__x86_64__)
+#if defined(__x86_64__) && defined(__ELF__)
       tr_emu_switch(&g->sched_sp, g->sp[t]);
 #else
       swapcontext(&g->sched, &g->ctx[t]);

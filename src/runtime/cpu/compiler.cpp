@@ -15,9 +15,9 @@
 
 #include <fmt/format.h>
 
+#include "common/process_environ.h"
 #include "runtime/cache.h"
 
-extern char** environ;
 
 #ifndef TRITIUM_CXX_COMPILER
 #define TRITIUM_CXX_COMPILER "c++"
@@ -99,7 +99,12 @@ const std::string& host_cpu_identity() {
 
 std::vector<std::string> kernel_flags(bool portable) {
   (void)portable;
-  std::vector<std::string> f = {"-std=gnu++20",        "-O3",           "-march=native",   "-fPIC",
+#if defined(__aarch64__)  // Apple clang on arm64 takes -mcpu=native, not -march=native
+  const char* native = "-mcpu=native";
+#else
+  const char* native = "-march=native";
+#endif
+  std::vector<std::string> f = {"-std=gnu++20",        "-O3",           native,   "-fPIC",
                                 "-shared",             "-ffp-contract=off", "-fno-fast-math", "-fno-math-errno",
                                 "-fno-trapping-math",  "-fvisibility=hidden", "-w"};
   for (const char* fn : kNoBuiltin) f.push_back(std::string("-fno-builtin-") + fn);
@@ -122,7 +127,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const fs::path& 
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   pid_t pid;
-  int rc = posix_spawnp(&pid, cargv[0], &fa, nullptr, cargv.data(), environ);
+  int rc = posix_spawnp(&pid, cargv[0], &fa, nullptr, cargv.data(), process_environ());
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw std::runtime_error("cannot run '" + argv[0] + "': " + std::strerror(rc));
   int status = 0;

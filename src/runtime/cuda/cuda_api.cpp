@@ -152,8 +152,16 @@ const char* const kNvrtcNames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc
 std::vector<std::string> glob_dirs(const std::string& pattern) {
   std::vector<std::string> out;
   glob_t g{};
+#ifdef GLOB_ONLYDIR  // a GNU extension
   if (::glob(pattern.c_str(), GLOB_ONLYDIR, nullptr, &g) == 0)
     for (size_t i = 0; i < g.gl_pathc; ++i) out.emplace_back(g.gl_pathv[i]);
+#else  // GLOB_MARK appends '/' to directories: keep those
+  if (::glob(pattern.c_str(), GLOB_MARK, nullptr, &g) == 0)
+    for (size_t i = 0; i < g.gl_pathc; ++i) {
+      std::string p = g.gl_pathv[i];
+      if (!p.empty() && p.back() == '/') out.push_back(p.substr(0, p.size() - 1));
+    }
+#endif
   globfree(&g);
   return out;
 }

@@ -8,8 +8,8 @@ namespace tritium::runtime::metal {
 
 std::string metal_unavailable_reason() {
 #if defined(__APPLE__)
-  return "this build has no Metal runtime (configured with -DTRITIUM_METAL=OFF); reconfigure with "
-         "-DTRITIUM_METAL=ON (metal-cpp: scripts/install-deps fetches it)";
+  return "this build has no Metal runtime (metal-cpp was not found when it was configured, or -DTRITIUM_METAL=OFF): "
+         "run scripts/install-deps (it fetches metal-cpp), then reconfigure with -DTRITIUM_METAL=ON";
 #else
   return "Metal runs only on Apple platforms (macOS); here its MSL programs run in the msl-emu backend "
          "(tritium compile --emit msl shows them)";

@@ -100,6 +100,12 @@ const Context& context() {
     ProbeRequest req;
     req.source = metal_probe_program();
     req.cache = &DiskCache::global();
+    // Target the running macOS: the compiler otherwise targets its SDK's, whose libraries an
+    // older system may refuse.
+    const NS::OperatingSystemVersion os = NS::ProcessInfo::processInfo()->operatingSystemVersion();
+    req.flags = {fmt::format("-mmacosx-version-min={}.{}", os.majorVersion, os.minorVersion)};
+    req.environment = fmt::format("macOS {}.{}.{}, {}", os.majorVersion, os.minorVersion, os.patchVersion,
+                                  text_of(c.dev->name()));
     MTL::Device* dev = c.dev;
     req.make_pipeline = [dev](const fs::path& lib, const std::string& function) {
       std::string why;
@@ -126,7 +132,11 @@ class MetalDevice;
 
 class MetalKernel final : public LoadedKernel {
  public:
-  MetalKernel(MetalDevice* device, MTL::ComputePipelineState* ps, codegen::MslProgram program, std::string name);
+  /// Takes ownership of `ps` and `status` (the status word, or null for a program without
+  /// failure sites).
+  MetalKernel(MetalDevice* device, MTL::ComputePipelineState* ps, MTL::Buffer* status, codegen::MslProgram program,
+              std::string name)
+      : device_(device), ps_(ps), status_(status), program_(std::move(program)), name_(std::move(name)) {}
   ~MetalKernel() override {
     ps_->release();
     if (status_) status_->release();
@@ -154,9 +164,12 @@ class MetalDevice final : public Device {
  public:
   MetalDevice() : ctx_(context()), cache_(DiskCache::default_root()) {
     if (!ctx_.reason.empty()) throw std::runtime_error("metal backend: " + ctx_.reason);
+    null_ = ctx_.dev->newBuffer(16, MTL::ResourceStorageModeShared);
+    if (!null_) throw std::runtime_error("metal device: cannot allocate 16 bytes");
   }
   ~MetalDevice() override {
     for (auto& [base, b] : buffers_) b->release();
+    null_->release();
   }
 
   std::string name() const override { return "metal"; }
@@ -178,7 +191,9 @@ class MetalDevice final : public Device {
 
   DeviceBuffer alloc(size_t bytes) override {
     Pool pool;
-    MTL::Buffer* b = ctx_.dev->newBuffer(std::max<size_t>(bytes, 1), MTL::ResourceStorageModeShared);
+    // 16 bytes past the end: a pointer one past the last element (an empty slice) is then an
+    // offset Metal accepts (setBuffer requires offset < length).
+    MTL::Buffer* b = ctx_.dev->newBuffer((bytes + 15) / 16 * 16 + 16, MTL::ResourceStorageModeShared);
     if (!b)
       throw std::runtime_error(fmt::format("metal device: cannot allocate {} bytes (the largest buffer is {} bytes)",
                                            bytes, ctx_.dev->maxBufferLength()));
@@ -205,14 +220,22 @@ class MetalDevice final : public Device {
   }
   void synchronize() override {}  // every launch waits for its command buffer
 
-  std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) override {
+  std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& given) override {
     const std::string kernel = codegen::cpu_kernel_function(m).name;
+    CodegenOptions opts = given;
+    opts.simdgroup_matrices = ctx_.dev->supportsFamily(MTL::GPUFamilyApple7);
     const codegen::MslShape shape = msl_shape_from_env("metal");
     codegen::MslProgram program = codegen::render_msl_program(m, opts, shape);
-    MTL::ComputePipelineState* ps = load(program);
-    if (program.threads > 1) {
+    MTL::ComputePipelineState* ps = nullptr;
+    std::string why;  // why not the threadgroup shape
+    try {
+      ps = load(program);
+    } catch (const std::runtime_error& e) {
+      if (program.threads <= 1 || shape == codegen::MslShape::Threadgroup) throw;
+      why = std::string("the threadgroup shape did not build: ") + e.what();
+    }
+    if (ps && program.threads > 1) {
       // The threadgroup shape's assumptions, checked on the pipeline (metal_device.h).
-      std::string why;
       const NS::UInteger width = ps->threadExecutionWidth(), most = ps->maxTotalThreadsPerThreadgroup();
       const uint64_t tg = program.threadgroup_bytes + ps->staticThreadgroupMemoryLength();
       if (width != 32)
@@ -225,13 +248,24 @@ class MetalDevice final : public Device {
                           ctx_.dev->maxThreadgroupMemoryLength());
       if (!why.empty()) {
         ps->release();
-        if (shape == codegen::MslShape::Threadgroup)
-          throw std::runtime_error("metal backend: kernel @" + kernel + ": TRITIUM_MSL_SHAPE=threadgroup, but " + why);
-        program = codegen::render_msl_serial(m, opts, why);
-        ps = load(program);
+        ps = nullptr;
       }
     }
-    return std::make_unique<MetalKernel>(this, ps, std::move(program), kernel);
+    if (!ps) {
+      if (shape == codegen::MslShape::Threadgroup)
+        throw std::runtime_error("metal backend: kernel @" + kernel + ": TRITIUM_MSL_SHAPE=threadgroup, but " + why);
+      program = codegen::render_msl_serial(m, opts, why);
+      ps = load(program);
+    }
+    MTL::Buffer* status = nullptr;
+    if (!program.failures.empty()) {
+      status = ctx_.dev->newBuffer(sizeof(uint32_t), MTL::ResourceStorageModeShared);
+      if (!status) {
+        ps->release();
+        throw std::runtime_error("metal device: cannot allocate a kernel's status word");
+      }
+    }
+    return std::make_unique<MetalKernel>(this, ps, status, std::move(program), kernel);
   }
 
   /// The buffer holding device address `a`, and the offset of `a` in it.
@@ -241,10 +275,12 @@ class MetalDevice final : public Device {
     auto it = buffers_.upper_bound(a);
     if (it != buffers_.begin()) {
       --it;
-      if (a <= it->first + it->second->length()) return {it->second, a - it->first};
+      if (a < it->first + it->second->length()) return {it->second, a - it->first};
     }
     throw std::invalid_argument(fmt::format("metal device: address {:#x} is in no buffer of this device", a));
   }
+  /// The buffer bound for a null pointer argument (Metal wants every argument bound).
+  MTL::Buffer* null_buffer() const { return null_; }
   MTL::Device* dev() const { return ctx_.dev; }
   MTL::CommandQueue* queue() const { return ctx_.queue; }
 
@@ -297,20 +333,18 @@ class MetalDevice final : public Device {
   DiskCache cache_;
   mutable std::mutex mu_;
   std::map<uintptr_t, MTL::Buffer*> buffers_;  // by contents() address
+  MTL::Buffer* null_ = nullptr;
 };
-
-MetalKernel::MetalKernel(MetalDevice* device, MTL::ComputePipelineState* ps, codegen::MslProgram program,
-                         std::string name)
-    : device_(device), ps_(ps), program_(std::move(program)), name_(std::move(name)) {
-  if (!program_.failures.empty()) {
-    status_ = device_->dev()->newBuffer(sizeof(uint32_t), MTL::ResourceStorageModeShared);
-    if (!status_) throw std::runtime_error("metal device: cannot allocate a kernel's status word");
-  }
-}
 
 void MetalKernel::launch(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args) {
   const int64_t total = check_msl_launch(program_, name_, "metal", grid, args.size());
   if (total == 0) return;
+  // Every pointer resolved before anything is encoded: an encoder released without
+  // endEncoding (an exception mid-encoding) is fatal under Metal's API validation.
+  std::vector<std::pair<MTL::Buffer*, size_t>> bound(program_.params.size(), {nullptr, 0});
+  for (size_t k = 0; k < program_.params.size(); ++k)
+    if (program_.params[k].is_ptr) bound[k] = args[k].ptr ? device_->resolve(args[k].ptr)
+                                                          : std::make_pair(device_->null_buffer(), size_t{0});
   std::lock_guard<std::mutex> lock(mu_);
   Pool pool;
   MTL::CommandBuffer* cb = device_->queue()->commandBuffer();
@@ -319,12 +353,7 @@ void MetalKernel::launch(const std::array<int32_t, 3>& grid, const std::vector<t
   for (size_t k = 0; k < program_.params.size(); ++k) {
     const ir::Type& t = program_.params[k];
     if (t.is_ptr) {
-      if (!args[k].ptr) {
-        enc->setBuffer(nullptr, 0, k);
-        continue;
-      }
-      auto [buffer, offset] = device_->resolve(args[k].ptr);
-      enc->setBuffer(buffer, offset, k);
+      enc->setBuffer(bound[k].first, bound[k].second, k);
     } else if (t.scalar == ir::ScalarType::I1) {
       const unsigned char v = args[k].u64 != 0;
       enc->setBytes(&v, 1, k);

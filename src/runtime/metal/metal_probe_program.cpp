@@ -41,6 +41,9 @@ const std::string& metal_probe_program() {
     passes::run_pipeline(ir);
     runtime::CodegenOptions opts;
     opts.num_warps = 4;
+    // Portable numerics: the dot as an FMA chain, so the probe also passes on GPUs without
+    // simdgroup matrices (whose kernels the device renders without them).
+    opts.portable_numerics = true;
     return codegen::render_msl_program(ir, opts, codegen::MslShape::Threadgroup).text;
   }();
   return text;

@@ -2,8 +2,9 @@
 // Triton-language kernel rendered by tritium's own MSL renderer in the threadgroup shape,
 // so a language version wins only if it compiles what tritium emits — the prelude's
 // `#pragma METAL fp` pragmas, threadgroup memory and barriers, simd_shuffle_xor
-// reductions, simdgroup_float8x8 multiply-accumulates (native numerics) and 32-bit
-// atomics with device-scope fences.
+// reductions, a dot staged in threadgroup memory and 32-bit atomics with device-scope
+// fences. Rendered in portable numerics, so without simdgroup matrices (not on every Metal
+// GPU; they exist since MSL 2.3, below the oldest version tried).
 #pragma once
 #include <string>
 
@@ -13,7 +14,7 @@ namespace tritium::runtime::metal {
 const char* metal_probe_kernel_source();
 
 /// The probe kernel rendered as MSL (entry point `tritium_kernel`), threadgroup shape,
-/// native numerics, 4 warps. Throws (a tritium bug) if it does not render in that shape.
+/// portable numerics, 4 warps. Throws (a tritium bug) if it does not render in that shape.
 const std::string& metal_probe_program();
 
 }  // namespace tritium::runtime::metal

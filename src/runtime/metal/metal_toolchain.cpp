@@ -65,6 +65,14 @@ std::string first_error_line(const std::string& output) {
   return first.empty() ? std::string("(no output)") : first.substr(0, 300);
 }
 
+// xcrun ... metal -std=<language> -fno-fast-math <flags> -c <source> -o <air>
+std::vector<std::string> compile_command(const MetalToolchain& tc, const fs::path& source, const fs::path& air) {
+  std::vector<std::string> argv = with(tc.xcrun, {"metal", "-std=" + tc.language, "-fno-fast-math"});
+  argv.insert(argv.end(), tc.flags.begin(), tc.flags.end());
+  for (const std::string& a : {std::string("-c"), source.string(), std::string("-o"), air.string()}) argv.push_back(a);
+  return argv;
+}
+
 cpu::ProcessResult run_tool(const ToolRunner& run, const std::vector<std::string>& argv) {
   return run ? run(argv) : run_logged(argv);
 }
@@ -90,6 +98,9 @@ std::string missing_toolchain_advice(const std::string& output) {
     return "xcrun finds no `metal` compiler: the Metal toolchain comes with Xcode, not with the Command Line "
            "Tools alone; install Xcode, select it with `sudo xcode-select -s /Applications/Xcode.app`, and on "
            "Xcode 26 run `xcodebuild -downloadComponent MetalToolchain`";
+  if (output.find("agreed to the Xcode license") != std::string::npos ||
+      output.find("Xcode license agreement") != std::string::npos)
+    return "the Xcode license has not been accepted: run `sudo xcodebuild -license accept`";
   if (output.find("xcrun: error: invalid active developer path") != std::string::npos)
     return "no usable xcrun: install Xcode (then `sudo xcode-select -s /Applications/Xcode.app`; on Xcode 26 also "
            "`xcodebuild -downloadComponent MetalToolchain`)";
@@ -121,12 +132,12 @@ ProbeResult probe_metal_toolchain(const ProbeRequest& req) {
       a == std::string::npos ? "" : v.output.substr(a, v.output.find_first_of("\r\n", a) - a);
 
   const std::string key = content_hash({"tritium-metal-probe", TRITIUM_VERSION, join(req.xcrun, " "), v.output,
-                                        req.source, req.function});
+                                        req.source, req.function, join(req.flags, " "), req.environment});
   if (req.cache) {
     if (auto lang = req.cache->read(key, "metal-std")) {
       const auto& langs = metal_languages();
       if (std::find(langs.begin(), langs.end(), *lang) != langs.end()) {
-        out.toolchain = MetalToolchain{req.xcrun, *lang, version};
+        out.toolchain = MetalToolchain{req.xcrun, *lang, version, req.flags};
         out.from_cache = true;
         out.attempts.push_back(*lang + ": chosen by an earlier probe of this toolchain");
         return out;
@@ -145,8 +156,8 @@ ProbeResult probe_metal_toolchain(const ProbeRequest& req) {
   write_file_atomic(dir / "probe.metal", req.source);
   for (const std::string& lang : metal_languages()) {
     const fs::path air = dir / (lang + ".air"), lib = dir / (lang + ".metallib");
-    cpu::ProcessResult r = run_tool(req.run, with(req.xcrun, {"metal", "-std=" + lang, "-fno-fast-math", "-c",
-                                                              (dir / "probe.metal").string(), "-o", air.string()}));
+    MetalToolchain candidate{req.xcrun, lang, version, req.flags};
+    cpu::ProcessResult r = run_tool(req.run, compile_command(candidate, dir / "probe.metal", air));
     if (r.exit_code != 0) {
       if (std::string advice = missing_toolchain_advice(r.output); !advice.empty()) {
         out.reason = advice;
@@ -165,7 +176,7 @@ ProbeResult probe_metal_toolchain(const ProbeRequest& req) {
       continue;
     }
     out.attempts.push_back(lang + ": compiles, links and creates a compute pipeline");
-    out.toolchain = MetalToolchain{req.xcrun, lang, version};
+    out.toolchain = candidate;
     if (req.cache) req.cache->write(key, "metal-std", lang);
     return out;
   }
@@ -180,8 +191,7 @@ void compile_metallib(const MetalToolchain& tc, const fs::path& source, const fs
   fs::path air = output;
   air.replace_extension(".air");
   const std::vector<std::vector<std::string>> steps = {
-      with(tc.xcrun, {"metal", "-std=" + tc.language, "-fno-fast-math", "-c", source.string(), "-o", air.string()}),
-      with(tc.xcrun, {"metallib", air.string(), "-o", output.string()})};
+      compile_command(tc, source, air), with(tc.xcrun, {"metallib", air.string(), "-o", output.string()})};
   for (const auto& argv : steps) {
     cpu::ProcessResult r = run_tool(run, argv);
     if (r.exit_code == 0) continue;

@@ -3,7 +3,7 @@
 // The metal backend compiles each program offline, as Apple's tools do:
 //   xcrun -sdk macosx metal -std=<language> -fno-fast-math -c kernel.metal -o kernel.air
 //   xcrun -sdk macosx metallib kernel.air -o kernel.metallib
-// then loads the metallib and creates a compute pipeline from its `tritium_kernel`.
+// (plus MetalToolchain::flags) then loads the metallib and creates a compute pipeline from its `tritium_kernel`.
 // A compiler may accept a language version the operating system's Metal runtime cannot
 // load (a newer Xcode on an older macOS), so the probe takes the newest version, from
 // metal_languages(), for which a probe program compiles, links AND yields a compute
@@ -34,6 +34,9 @@ struct MetalToolchain {
   std::vector<std::string> xcrun;  ///< the command prefix, e.g. {"xcrun", "-sdk", "macosx"}
   std::string language;            ///< the -std value, e.g. "metal3.2"
   std::string version;             ///< the first line of `metal --version`
+  /// Further `metal` options, e.g. -mmacosx-version-min=<the running macOS> (the compiler
+  /// otherwise targets its SDK's macOS, which an older system may not load).
+  std::vector<std::string> flags;
 };
 
 /// Runs a command (argv[0] looked up on PATH); stdout and stderr interleaved in `output`.
@@ -54,6 +57,11 @@ struct ProbeRequest {
   /// Where the outcome is remembered (keyed by the toolchain's version text, the command
   /// and the probe program), so a process probes once per toolchain; null: not remembered.
   const DiskCache* cache = nullptr;
+  /// Further `metal` options for the probe and every later compile (MetalToolchain::flags).
+  std::vector<std::string> flags;
+  /// What else the outcome depends on, part of the cache key (the operating system's
+  /// version and the GPU's name: the pipeline check depends on both).
+  std::string environment;
 };
 
 /// The probe's outcome: a toolchain, or the reason there is none (a sentence naming what to

@@ -29,8 +29,12 @@ const State& state() {
   std::call_once(once, [] {
     std::vector<std::string> names;
     if (const char* e = std::getenv("TRITIUM_OPENCL_LIBRARY"); e && *e) names.push_back(e);
+#if defined(__APPLE__)
+    names.push_back("/System/Library/Frameworks/OpenCL.framework/OpenCL");
+#else
     names.push_back("libOpenCL.so.1");
     names.push_back("libOpenCL.so");
+#endif
     void* h = nullptr;
     std::string tried;
     for (const std::string& n : names) {

@@ -385,3 +385,36 @@ TEST(MslEmu, DoubleIsPoisoned) {
 }
 
 }  // namespace
+
+// Metal binds at most 31 buffers to a kernel: 31 parameters compile, 32 are refused at the
+// kernel's definition (and 31 plus the status word of a debug-mode device_assert too).
+TEST(MslCodegen, MoreBuffersThanMetalBindsAreRefused) {
+  auto source = [](int n) {
+    std::string params, body;
+    for (int i = 0; i < n; ++i) params += (i ? ", p" : "p") + std::to_string(i);
+    for (int i = 1; i < n; ++i) body += "    tl.store(p" + std::to_string(i) + ", tl.load(p0))\n";
+    return "import triton\nimport triton.language as tl\n\n@triton.jit\ndef many(" + params + "):\n" + body +
+           "    tl.device_assert(tl.load(p0) > 0, 'positive')\n";
+  };
+  auto sig = [](int n) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += (i ? ", *fp32" : "*fp32");
+    return s;
+  };
+  auto dev = tritium::Device::get("msl-emu");
+  EXPECT_NO_THROW(tritium::Module::from_string(source(31), "many.py").kernel("many").compile(dev, sig(31)));
+  for (bool debug : {false, true}) {
+    const int n = debug ? 31 : 32;
+    tritium::CompileOptions o;
+    o.debug = debug;
+    try {
+      tritium::Module::from_string(source(n), "many.py").kernel("many").compile(dev, sig(n), o);
+      FAIL() << n << " parameters must be refused (debug " << debug << ")";
+    } catch (const tritium::CompileError& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find("many.py:4:1"), std::string::npos) << m;  // the kernel's definition
+      EXPECT_NE(m.find("metal backend: kernel @many needs 32 buffer arguments"), std::string::npos) << m;
+      EXPECT_NE(m.find("Metal binds at most 31"), std::string::npos) << m;
+    }
+  }
+}

@@ -186,6 +186,11 @@ TEST_F(MetalToolchain, TheOutcomeIsRememberedPerToolchainVersion) {
   EXPECT_EQ(again.toolchain->language, "metal4.0");
   EXPECT_EQ(calls(), after_first + 1) << "a remembered outcome costs one `metal --version`";
 
+  // Another GPU or macOS version (a cache directory shared between Macs): probed afresh.
+  metal::ProbeRequest elsewhere = req;
+  elsewhere.environment = "macOS 15.4, Apple M2";
+  EXPECT_FALSE(metal::probe_metal_toolchain(elsewhere).from_cache);
+
   // Another toolchain build (an Xcode update): probed afresh.
   ScopedEnv build("FAKE_METAL_BUILD", "32024.1"), older("FAKE_METAL_NEWEST", "metal3.2");
   metal::ProbeResult updated = metal::probe_metal_toolchain(req);
@@ -221,7 +226,32 @@ TEST_F(MetalToolchain, CompileMetallibNamesTheFailingCommandAndTheCompilersMessa
   }
 }
 
+TEST_F(MetalToolchain, TheDeploymentTargetReachesEveryCompile) {
+  ScopedEnv log("FAKE_XCRUN_LOG", log_.string()), newest("FAKE_METAL_NEWEST", "metal3.2");
+  metal::ProbeRequest req = request();
+  req.flags = {"-mmacosx-version-min=15.4"};
+  metal::ProbeResult r = metal::probe_metal_toolchain(req);
+  ASSERT_TRUE(r.toolchain) << r.reason;
+  EXPECT_EQ(r.toolchain->flags, req.flags);
+  const fs::path src = dir_ / "k.metal";
+  std::ofstream(src) << "kernel void tritium_kernel() {}\n";
+  metal::compile_metallib(*r.toolchain, src, dir_ / "k.metallib");
+  std::ifstream in(log_);
+  int compiles = 0, with_target = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.find(" metal -std=") == std::string::npos) continue;
+    ++compiles;
+    if (line.find("-fno-fast-math -mmacosx-version-min=15.4 -c ") != std::string::npos) ++with_target;
+  }
+  EXPECT_EQ(compiles, 4) << "4.1, 4.0 and 3.2 probed, then the kernel";
+  EXPECT_EQ(with_target, compiles);
+}
+
 TEST(MetalToolchainAdvice, OtherFailuresAreNotTakenForAMissingToolchain) {
+  EXPECT_NE(metal::missing_toolchain_advice("You have not agreed to the Xcode license agreements. You must agree to "
+                                            "both license agreements below in order to use Xcode.")
+                .find("sudo xcodebuild -license accept"),
+            std::string::npos);
   EXPECT_EQ(metal::missing_toolchain_advice("k.metal:3:5: error: use of undeclared identifier 'x'"), "");
   EXPECT_NE(metal::missing_toolchain_advice("error: cannot execute tool 'metal' due to missing Metal Toolchain; use: "
                                             "xcodebuild -downloadComponent MetalToolchain"),
