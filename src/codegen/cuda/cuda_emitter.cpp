@@ -66,9 +66,29 @@ void Emitter::shfl_xor(const std::string& T, const std::string& name, const std:
     line(fmt::format("const {} {} = tr_shfl_xor({}, {});", T, name, x, mask));
     return;
   }
-  // Every work-item writes its value's bits to its slot, then reads its partner's.
   const bool wide = T == "int64_t" || T == "uint64_t" || T == "double" || (!T.empty() && T.back() == '*');
   const char* B = wide ? "ulong" : "uint";
+  if (intel_subgroups_) {
+    // The value's bits through the sub-group shuffle (32-bit words: a 64-bit value as two).
+    const std::string bits = T == "float"    ? fmt::format("as_uint({})", x)
+                             : T == "double" ? fmt::format("as_ulong({})", x)
+                                             : fmt::format("({})({})", B, x);
+    std::string got;
+    if (wide) {
+      line(fmt::format("const ulong {}_b = {};", name, bits));
+      got = fmt::format("(((ulong)intel_sub_group_shuffle_xor((uint)({0}_b >> 32), {1}u) << 32) | "
+                        "(ulong)intel_sub_group_shuffle_xor((uint){0}_b, {1}u))",
+                        name, mask);
+    } else {
+      got = fmt::format("intel_sub_group_shuffle_xor({}, {}u)", bits, mask);
+    }
+    line(fmt::format("const {} {} = {};", T, name,
+                     T == "float"    ? fmt::format("as_float({})", got)
+                     : T == "double" ? fmt::format("as_double({})", got)
+                                     : fmt::format("({})({})", T, got)));
+    return;
+  }
+  // Every work-item writes its value's bits to its slot, then reads its partner's.
   uses_exchange_ = true;
   line(fmt::format("tr_xchg[tr_tid] = {};", T == "float"    ? fmt::format("(ulong)as_uint({})", x)
                                              : T == "double" ? fmt::format("as_ulong({})", x)

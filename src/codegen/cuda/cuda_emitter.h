@@ -93,6 +93,10 @@ class Emitter {
   bool cuda() const { return target_ == Target::Cuda; }
   /// Emits `const T name = <x from the lane (this lane ^ mask)>;` (a warp shuffle; OpenCL:
   /// an exchange through local memory between two barriers, every work-item taking part).
+  /// OpenCL: exchange lanes with cl_intel_subgroups' intel_sub_group_shuffle_xor (the
+  /// kernel then requires sub-groups of 32, which the device must have been checked to map
+  /// to lane = work-item & 31) instead of local memory between barriers. Before render().
+  void use_intel_subgroups(bool on) { intel_subgroups_ = on; }
   void shfl_xor(const std::string& T, const std::string& name, const std::string& x, int mask);
   /// A threadgroup-wide barrier statement that also orders this program's global-memory
   /// accesses (`comment`, if any, after it).
@@ -383,6 +387,7 @@ class Emitter {
   std::function<void()> pending_prefetch_;                         // see run_pending_prefetch
   std::unordered_map<const ir::Op*, std::string> inplace_acc_;     // in-flight dot -> carried acc
   bool uses_exchange_ = false;  // OpenCL: shfl_xor's local exchange array
+  bool intel_subgroups_ = false;  // OpenCL: lane exchanges by intel_sub_group_shuffle_xor
   bool has_atomics_ = false;    // the kernel has atomics (Metal / OpenCL: volatile loads)
   bool ring_scratch_disjoint_ = false;  // a pipelined loop's body uses scratch: no overlap
   std::vector<std::map<std::pair<const ir::Value*, std::string>, std::string>> conv_memo_;  // per scope

@@ -28,6 +28,12 @@ OpenCLProgram render_opencl_program(const ir::Module& m, const runtime::CodegenO
       reason = e.brief();
     }
   }
+  return render_opencl_serial(m, opts, reason);
+}
+
+OpenCLProgram render_opencl_serial(const ir::Module& m, const runtime::CodegenOptions& opts, const std::string& reason) {
+  const ir::Function& fn = cpu_kernel_function(m);
+  ir::verify_or_throw(fn, &m);
   cpu::Emitter e(fn, opts, Dialect::OpenCL);
   std::string body = e.render();
   OpenCLProgram p;

@@ -73,10 +73,18 @@ enum class OpenCLShape { Auto, Serial, WorkGroup };
 struct OpenCLLimits {
   int64_t local_mem = 32 * 1024;  ///< CL_DEVICE_LOCAL_MEM_SIZE (bytes; 32 KB: OpenCL 1.2's minimum)
   int64_t max_work_group = 256;   ///< CL_DEVICE_MAX_WORK_GROUP_SIZE
+  /// Exchange lanes by cl_intel_subgroups shuffles in sub-groups of 32 (the device offers
+  /// cl_intel_subgroups and cl_intel_required_subgroup_size and was checked to map lanes to
+  /// work-item & 31), not through local memory between barriers.
+  bool intel_subgroups = false;
 };
 
 OpenCLProgram render_opencl_program(const ir::Module& m, const runtime::CodegenOptions& opts,
                                     OpenCLShape shape = OpenCLShape::Auto, OpenCLLimits limits = {});
+/// The serial shape of the kernel of `m`, `reason` (why not the work-group shape) in the
+/// program's second comment line: for a kernel whose built work-group shape the device
+/// cannot launch (CL_KERNEL_WORK_GROUP_SIZE below its work-group).
+OpenCLProgram render_opencl_serial(const ir::Module& m, const runtime::CodegenOptions& opts, const std::string& reason);
 /// The work-group shape of `fn` (opencl_simt.cpp). Throws cuda::SimtUnsupported for what it
 /// does not lower yet or what passes `limits`.
 OpenCLProgram render_opencl_workgroup(const ir::Function& fn, const runtime::CodegenOptions& opts,

@@ -70,6 +70,7 @@ const State& state() {
     resolve(h, "clGetProgramBuildInfo", a.clGetProgramBuildInfo, missing);
     resolve(h, "clReleaseProgram", a.clReleaseProgram, missing);
     resolve(h, "clCreateKernel", a.clCreateKernel, missing);
+    resolve(h, "clGetKernelWorkGroupInfo", a.clGetKernelWorkGroupInfo, missing);
     resolve(h, "clReleaseKernel", a.clReleaseKernel, missing);
     resolve(h, "clSetKernelArg", a.clSetKernelArg, missing);
     resolve(h, "clEnqueueNDRangeKernel", a.clEnqueueNDRangeKernel, missing);

@@ -64,6 +64,10 @@ constexpr cl_uint CL_DEVICE_OPENCL_C_VERSION = 0x103D;
 constexpr cl_bitfield CL_MEM_READ_WRITE = 1 << 0;
 // cl_program_build_info
 constexpr cl_uint CL_PROGRAM_BUILD_LOG = 0x1183;
+// cl_kernel_work_group_info
+constexpr cl_uint CL_KERNEL_WORK_GROUP_SIZE = 0x11B0;
+// cl_intel_required_subgroup_size: the sub-group sizes a device supports (size_t[])
+constexpr cl_uint CL_DEVICE_SUB_GROUP_SIZES_INTEL = 0x4108;
 
 /// The entry points (names as the ICD loader exports them).
 struct Api {
@@ -91,6 +95,8 @@ struct Api {
                                   size_t* size_ret);
   cl_int (*clReleaseProgram)(cl_program p);
   cl_kernel (*clCreateKernel)(cl_program p, const char* name, cl_int* err);
+  cl_int (*clGetKernelWorkGroupInfo)(cl_kernel k, cl_device_id d, cl_uint what, size_t size, void* value,
+                                     size_t* size_ret);
   cl_int (*clReleaseKernel)(cl_kernel k);
   cl_int (*clSetKernelArg)(cl_kernel k, cl_uint index, size_t size, const void* value);
   cl_int (*clEnqueueNDRangeKernel)(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t* offset,

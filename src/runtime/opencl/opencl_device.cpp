@@ -1,6 +1,7 @@
 // The OpenCL device and kernels built from OpenCL C source (see opencl_device.h).
 #include "runtime/opencl/opencl_device.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -86,10 +87,13 @@ OpenCLDevice::~OpenCLDevice() {
 }
 
 std::string OpenCLDevice::description() const {
-  return fmt::format("{} ({}; {}, {} compute units, {:.1f} GiB, {}, platform {})", info_.name, info_.vendor,
-                     info_.version, info_.compute_units,
+  // intel_subgroups() probes the device once (a kernel launch), hence not const.
+  const bool shuffles = const_cast<OpenCLDevice*>(this)->intel_subgroups();
+  return fmt::format("{} ({}; {}, {} compute units, {:.1f} GiB, {}, platform {}; lanes exchanged {})", info_.name,
+                     info_.vendor, info_.version, info_.compute_units,
                      static_cast<double>(info_.global_mem) / (1024.0 * 1024.0 * 1024.0), info_.c_version,
-                     info_.platform_name);
+                     info_.platform_name,
+                     shuffles ? "by sub-group shuffles (cl_intel_subgroups)" : "through local memory");
 }
 
 std::map<std::string, int64_t> OpenCLDevice::property_map() const {
@@ -164,11 +168,59 @@ codegen::OpenCLShape shape_from_env() {
 }
 }  // namespace
 
+bool OpenCLDevice::intel_subgroups() {
+  std::call_once(subgroups_once_, [this] {
+    if (env_choice("TRITIUM_OPENCL_SUBGROUPS", {"auto", "off"}, "opencl") == 1) return;
+    if (!info_.has("cl_intel_subgroups") || !info_.has("cl_intel_required_subgroup_size")) return;
+    size_t n = 0;
+    if (api().clGetDeviceInfo(info_.device, CL_DEVICE_SUB_GROUP_SIZES_INTEL, 0, nullptr, &n) != CL_SUCCESS || !n)
+      return;
+    std::vector<size_t> sizes(n / sizeof(size_t));
+    if (api().clGetDeviceInfo(info_.device, CL_DEVICE_SUB_GROUP_SIZES_INTEL, n, sizes.data(), nullptr) != CL_SUCCESS)
+      return;
+    if (std::find(sizes.begin(), sizes.end(), size_t{32}) == sizes.end()) return;
+    // The mapping the work-group shape assumes (lane = work-item & 31), seen on the device.
+    constexpr int kGroups = 2, kItems = 128;
+    const char* probe = R"CL(#pragma OPENCL EXTENSION cl_intel_subgroups : enable
+__kernel __attribute__((reqd_work_group_size(128, 1, 1))) __attribute__((intel_reqd_sub_group_size(32)))
+void probe(__global uchar* out_base, ulong out_off) {
+  __global uint* out = (__global uint*)(out_base + out_off);
+  const uint t = (uint)get_local_id(0);
+  const uint partner = intel_sub_group_shuffle_xor(t, 5u);
+  const uint wide = intel_sub_group_shuffle_xor(t * 3u + 1u, 16u);
+  out[get_group_id(0) * 128 + t] = (get_sub_group_size() == 32u && get_sub_group_local_id() == (t & 31u) &&
+                                    get_sub_group_id() == (t >> 5) && partner == (t ^ 5u) &&
+                                    wide == (t ^ 16u) * 3u + 1u) ? 1u : 0u;
+}
+)CL";
+    try {
+      auto k = load_source(probe, "probe", {SlotKind::Pointer}, kItems);
+      DeviceBuffer out = alloc(sizeof(uint32_t) * kGroups * kItems);
+      struct Free {
+        OpenCLDevice* d;
+        DeviceBuffer* b;
+        ~Free() { d->free(*b); }
+      } free_out{this, &out};
+      std::vector<uint32_t> seen(kGroups * kItems, 7u);
+      copy_in(out, seen.data(), seen.size() * sizeof(uint32_t));
+      tritium_arg arg;
+      arg.ptr = out.ptr;
+      k->launch({kGroups, 1, 1}, {arg});
+      copy_out(seen.data(), out, seen.size() * sizeof(uint32_t));
+      subgroups_ = std::all_of(seen.begin(), seen.end(), [](uint32_t v) { return v == 1u; });
+    } catch (const std::exception&) {
+      subgroups_ = false;  // the extension does not build or run as the shape needs: local memory then
+    }
+  });
+  return subgroups_;
+}
+
 std::unique_ptr<LoadedKernel> OpenCLDevice::compile(const ir::Module& m, const CodegenOptions& opts) {
   codegen::OpenCLLimits limits;
   limits.local_mem = static_cast<int64_t>(info_.local_mem);
   limits.max_work_group = static_cast<int64_t>(info_.max_work_group);
-  codegen::OpenCLProgram p = codegen::render_opencl_program(m, opts, shape_from_env(), limits);
+  const codegen::OpenCLShape shape = shape_from_env();
+  limits.intel_subgroups = shape != codegen::OpenCLShape::Serial && intel_subgroups();
   std::vector<SlotKind> slots;
   for (const ir::Value* a : codegen::cpu_kernel_function(m).body.args) {
     if (a->type.is_ptr) {
@@ -189,8 +241,33 @@ std::unique_ptr<LoadedKernel> OpenCLDevice::compile(const ir::Module& m, const C
   if (info_.vendor.find("NVIDIA") != std::string::npos) options += " -cl-opt-disable";
   if (const char* extra = std::getenv("TRITIUM_OPENCL_BUILD_OPTIONS"); extra && *extra)  // debugging a driver
     options += std::string(" ") + extra;
-  auto k = load_source(p.text, "tritium_kernel", std::move(slots), static_cast<size_t>(p.threads), options);
-  k->set_failures(std::move(p.failures));
+  auto build = [&](const codegen::OpenCLProgram& p) {
+    auto k = load_source(p.text, "tritium_kernel", slots, static_cast<size_t>(p.threads), options);
+    k->set_failures(p.failures);
+    return k;
+  };
+  codegen::OpenCLProgram p = codegen::render_opencl_program(m, opts, shape, limits);
+  std::unique_ptr<OpenCLKernel> k;
+  try {
+    k = build(p);
+  } catch (const std::runtime_error&) {
+    // A compiler that cannot give this kernel sub-groups of 32 (registers): local memory.
+    if (!limits.intel_subgroups || p.threads <= 1) throw;
+    limits.intel_subgroups = false;
+    p = codegen::render_opencl_program(m, opts, shape, limits);
+    k = build(p);
+  }
+  if (p.threads > 1 && k->max_work_group_size() < static_cast<size_t>(p.threads)) {
+    // The built kernel's registers or local memory allow fewer work-items than the shape's
+    // 32 x num_warps (an enqueue would fail): the serial shape.
+    const std::string why = fmt::format(
+        "the built kernel allows work-groups of {} work-items (CL_KERNEL_WORK_GROUP_SIZE), the work-group shape "
+        "needs {}",
+        k->max_work_group_size(), p.threads);
+    if (shape == codegen::OpenCLShape::WorkGroup)
+      throw std::runtime_error("opencl backend: TRITIUM_OPENCL_SHAPE=workgroup, but " + why);
+    k = build(codegen::render_opencl_serial(m, opts, why));
+  }
   return k;
 }
 
@@ -229,6 +306,13 @@ OpenCLKernel::OpenCLKernel(OpenCLDevice& dev, std::string source, const std::str
     a.clReleaseProgram(program_);
     check(err, "clCreateKernel(" + entry_ + ")");
   }
+}
+
+size_t OpenCLKernel::max_work_group_size() const {
+  size_t n = 0;
+  check(api().clGetKernelWorkGroupInfo(kernel_, dev_.info().device, CL_KERNEL_WORK_GROUP_SIZE, sizeof n, &n, nullptr),
+        "clGetKernelWorkGroupInfo(" + entry_ + ", CL_KERNEL_WORK_GROUP_SIZE)");
+  return n;
 }
 
 void OpenCLKernel::set_failures(std::vector<std::string> failures) {

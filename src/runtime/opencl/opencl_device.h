@@ -45,6 +45,11 @@ class OpenCLKernel final : public LoadedKernel {
   /// throws std::runtime_error("<message>, program (x, y, z)") — launch_async waits for
   /// such a kernel, as the status must be read.
   void set_failures(std::vector<std::string> failures);
+  /// CL_KERNEL_WORK_GROUP_SIZE: the largest work-group this built kernel can be launched
+  /// with on the device (its registers and local memory may allow fewer than the device's).
+  size_t max_work_group_size() const;
+  /// Work-items per work-group it is launched with.
+  size_t work_group_size() const { return wg_; }
 
  private:
   void check_status(const std::array<int32_t, 3>& grid);
@@ -88,6 +93,14 @@ class OpenCLDevice final : public Device {
   /// std::invalid_argument for an address outside every live buffer.
   std::pair<cl_mem, size_t> resolve(const void* address) const;
 
+  /// Whether the work-group shape exchanges lanes by cl_intel_subgroups shuffles here: the
+  /// device offers cl_intel_subgroups and cl_intel_required_subgroup_size with sub-groups
+  /// of 32, and a probe kernel (work-groups of 128, sub-groups of 32 required) saw every
+  /// work-item's sub-group local id = its id & 31, sub-group id = its id >> 5 and a shuffle
+  /// reach the right partner. Checked once per device; TRITIUM_OPENCL_SUBGROUPS=off turns
+  /// it off.
+  bool intel_subgroups();
+
   const DeviceInfo& info() const { return info_; }
   cl_context context() const { return ctx_; }
   cl_command_queue queue() const { return queue_; }
@@ -103,6 +116,8 @@ class OpenCLDevice final : public Device {
   mutable std::mutex mu_;
   std::map<uintptr_t, Block> blocks_;  // by base address
   uintptr_t next_ = uintptr_t{1} << 44;
+  std::once_flag subgroups_once_;
+  bool subgroups_ = false;
 };
 
 /// The device the registry hands out (an OpenCLDevice on the chosen device).

@@ -13,7 +13,8 @@ namespace {
 
 tritium::ir::Module dot_module() {
   using namespace tritium;
-  frontend::Module module = frontend::parse_module(frontend::Source::from_string(R"PY(import triton
+  // Static: the IR's locations point into the parsed source, which must outlive them.
+  static const frontend::Module module = frontend::parse_module(frontend::Source::from_string(R"PY(import triton
 import triton.language as tl
 
 @triton.jit
