@@ -91,8 +91,13 @@ TEST(OpenCLCodegen, ProgramShape) {
   // The work-group shape (the default): 32 x num_warps work-items, local scratch.
   const std::string s = source_in_shape("", "steps", "*i32, i32, i32");
   EXPECT_NE(s.find("#pragma OPENCL FP_CONTRACT OFF"), std::string::npos);
-  EXPECT_NE(s.find("__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void tritium_kernel(__global uchar* "
-                   "a0_base, ulong a0_off, int32_t a1, int32_t a2, __global ulong* tr_status)"),
+  // (sub-groups of 32 required where the device exchanges lanes by sub-group shuffles)
+  const std::string sg = s.find("lanes exchanged by sub-group shuffles") != std::string::npos
+                             ? " __attribute__((intel_reqd_sub_group_size(32)))"
+                             : "";
+  EXPECT_NE(s.find("__kernel __attribute__((reqd_work_group_size(128, 1, 1)))" + sg +
+                   " void tritium_kernel(__global uchar* a0_base, ulong a0_off, int32_t a1, int32_t a2, __global "
+                   "ulong* tr_status)"),
             std::string::npos)
       << s.substr(s.find("__kernel"), 200);
   EXPECT_NE(s.find("__local uchar tr_smem_["), std::string::npos);
