@@ -308,8 +308,8 @@ void Emitter::emit_atomic(const Op& op) {
   // CUDA), the update inline, as the serial renderers write it.
   const int nb = ir::bitwidth(S);
   const std::string B = fmt::format("uint{}_t", nb);
-  auto msl_atomic = [&](const std::string& dst, const std::function<std::string(const Value*)>& at,
-                        const std::string& m) {
+  auto cas_loop_atomic = [&](const std::string& dst, const std::function<std::string(const Value*)>& at,
+                             const std::string& m) {
     const bool fl = ir::is_float(S);
     auto value_of = [&](const std::string& b) { return fl || ir::is_signed_int(S) ? cx_.tcall("tr_bits", T, b) : b; };
     auto bits_of = [&](const std::string& v) { return fl || ir::is_signed_int(S) ? cx_.tcall("tr_bits", B, v) : v; };
@@ -362,7 +362,7 @@ void Emitter::emit_atomic(const Op& op) {
     open("if (tr_tid == 0)");
     if (fence) line(this->fence());
     if (!cuda()) {
-      msl_atomic(n, [&](const Value* v) { return scalar(v); }, mask ? scalar(mask) : "");
+      cas_loop_atomic(n, [&](const Value* v) { return scalar(v); }, mask ? scalar(mask) : "");
     } else {
       std::string c = call([&](const Value* v) { return scalar(v); });
       line(mask ? fmt::format("{} = {} ? {} : {};", n, scalar(mask), c, zero) : fmt::format("{} = {};", n, c));
@@ -390,7 +390,7 @@ void Emitter::emit_atomic(const Op& op) {
       continue;
     }
     if (!cuda()) {
-      msl_atomic(fmt::format("{}[{}]", a, k), [&](const Value* v) { return el(v, l, k); }, mask ? el(mask, l, k) : "");
+      cas_loop_atomic(fmt::format("{}[{}]", a, k), [&](const Value* v) { return el(v, l, k); }, mask ? el(mask, l, k) : "");
       continue;
     }
     std::string c = call([&](const Value* v) { return el(v, l, k); });
