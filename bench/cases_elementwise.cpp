@@ -2,6 +2,7 @@
 // kernels/swiglu.py) with their references, tolerances and byte counts.
 #include <fmt/format.h>
 
+#include "baselines_cpu.h"
 #include "cases_common.h"
 #include "cost.h"
 #include "ref/reference.h"
@@ -75,6 +76,11 @@ void add_binary_elementwise(std::vector<Case>& out, const BinaryElementwise& k, 
     e.tol = k.tol(t);
     pb.expected.push_back(std::move(e));
     return pb;
+  };
+  const bool add = std::string(k.kernel) == "vector_add";
+  c.baseline = baseline::kLoopName;
+  c.run_baseline = [t, n, add](std::vector<HostArray>& a) {
+    (add ? baseline::vector_add : baseline::swiglu)(t, a[0].bytes.data(), a[1].bytes.data(), a[2].bytes.data(), n);
   };
   out.push_back(std::move(c));
 }

@@ -2,6 +2,7 @@
 // B [K, N], C [M, N] of one dtype, fp32 accumulation in tl.dot.
 #include <fmt/format.h>
 
+#include "baselines_cpu.h"
 #include "cases_common.h"
 #include "cost.h"
 #include "ref/reference.h"
@@ -68,6 +69,12 @@ void add_matmul(std::vector<Case>& out, HostDtype t, int64_t M, int64_t N, int64
     pb.expected.push_back(std::move(e));
     return pb;
   };
+  if (baseline::have_blas()) {
+    c.baseline = baseline::kBlasName;
+    c.run_baseline = [t, M, N, K](std::vector<HostArray>& a) {
+      baseline::matmul(t, a[0].bytes.data(), a[1].bytes.data(), a[2].bytes.data(), M, N, K);
+    };
+  }
   out.push_back(std::move(c));
 }
 

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "baselines_cpu.h"
 #include "cases_common.h"
 #include "cost.h"
 #include "ref/reference.h"
@@ -79,6 +80,10 @@ void add_softmax(std::vector<Case>& out, bool online, HostDtype t, int64_t rows,
     pb.expected.push_back(std::move(e));
     return pb;
   };
+  c.baseline = baseline::kLoopName;
+  c.run_baseline = [t, rows, cols, x_stride](std::vector<HostArray>& a) {
+    baseline::softmax(t, a[0].bytes.data(), a[1].bytes.data(), rows, cols, x_stride);
+  };
   out.push_back(std::move(c));
 }
 
@@ -109,6 +114,11 @@ void add_rmsnorm(std::vector<Case>& out, HostDtype t, int64_t rows, int64_t cols
     e.tol = rmsnorm_tol(cols, t);
     pb.expected.push_back(std::move(e));
     return pb;
+  };
+  c.baseline = baseline::kLoopName;
+  c.run_baseline = [t, rows, cols, x_stride](std::vector<HostArray>& a) {
+    baseline::rmsnorm(t, a[0].bytes.data(), a[1].bytes.data(), a[2].bytes.data(), rows, cols, x_stride,
+                      static_cast<float>(1e-6));
   };
   out.push_back(std::move(c));
 }
@@ -175,6 +185,12 @@ void add_layernorm(std::vector<Case>& out, HostDtype t, int64_t rows, int64_t co
     pb.expected.push_back(std::move(em));
     pb.expected.push_back(std::move(er));
     return pb;
+  };
+  c.baseline = baseline::kLoopName;
+  c.run_baseline = [t, rows, cols, x_stride](std::vector<HostArray>& a) {
+    baseline::layernorm(t, a[0].bytes.data(), a[1].bytes.data(), a[2].bytes.data(), a[3].bytes.data(),
+                        reinterpret_cast<float*>(a[4].bytes.data()), reinterpret_cast<float*>(a[5].bytes.data()),
+                        rows, cols, x_stride, static_cast<float>(1e-5));
   };
   out.push_back(std::move(c));
 }

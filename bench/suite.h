@@ -37,6 +37,11 @@ struct Case {
   /// Builds the data (seeded from the id, so deterministic), the arguments and the
   /// expected outputs.
   std::function<Problem(const NumericsContext&)> make;
+  /// The cpu backend's baseline (baselines_cpu.h): its name in the report ("C++ loop",
+  /// "OpenBLAS sgemm"), and a function computing the outputs into a Problem's host arrays
+  /// (make()'s, with the same indices); empty when the case has none.
+  std::string baseline;
+  std::function<void(std::vector<HostArray>& arrays)> run_baseline;
 };
 
 /// Every case, in a fixed order (kernel by kernel; small before large).

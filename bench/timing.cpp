@@ -39,11 +39,58 @@ TimingResult time_launches(const std::function<void()>& launch, const std::funct
     total += s;
     if (plan.budget_s > 0 && total > plan.budget_s && r.samples.size() >= 3) break;
   }
+  return summarize(std::move(r.samples));
+}
+
+TimingResult summarize(std::vector<double> samples) {
+  TimingResult r;
+  r.samples = std::move(samples);
   r.median = median_of(r.samples);
   r.min = *std::min_element(r.samples.begin(), r.samples.end());
   r.max = *std::max_element(r.samples.begin(), r.samples.end());
   r.mean = std::accumulate(r.samples.begin(), r.samples.end(), 0.0) / static_cast<double>(r.samples.size());
   return r;
+}
+
+InterleavedTiming time_interleaved(const std::function<void(Arm, int)>& call, const TimingPlan& plan,
+                                   const std::function<double()>& clock_fn) {
+  using clock = std::chrono::steady_clock;
+  const auto origin = clock::now();
+  const std::function<double()> now =
+      clock_fn ? clock_fn : std::function<double()>([origin] {
+        return std::chrono::duration<double>(clock::now() - origin).count();
+      });
+  // Warm-up: whole rounds, so every arm warms up alike.
+  const double w0 = now();
+  int warm = 0;
+  while (warm < plan.warmup || (plan.warmup_s > 0 && now() - w0 < plan.warmup_s)) {
+    const std::vector<Arm> order = interleaved_order(warm + 1);
+    for (size_t i = order.size() - 3; i < order.size(); ++i) call(order[i], warm);
+    ++warm;
+  }
+  std::vector<double> a, b, a2;
+  const int repeat = std::max(1, plan.repeat);
+  const int max_rounds = std::max(repeat, plan.max_repeat);
+  double total_a = 0;
+  int rounds = 0;
+  for (; rounds < max_rounds; ++rounds) {
+    if (rounds >= repeat && total_a >= plan.min_time_s) break;
+    if (plan.budget_s > 0 && total_a > plan.budget_s && rounds >= 3) break;
+    const std::vector<Arm> order = interleaved_order(rounds + 1);
+    for (size_t i = order.size() - 3; i < order.size(); ++i) {
+      const double t0 = now();
+      call(order[i], rounds);
+      const double s = now() - t0;
+      (order[i] == Arm::A ? a : order[i] == Arm::B ? b : a2).push_back(s);
+      if (order[i] == Arm::A) total_a += s;
+    }
+  }
+  InterleavedTiming t;
+  t.rounds = rounds;
+  t.a = summarize(std::move(a));
+  t.b = summarize(std::move(b));
+  t.a2 = summarize(std::move(a2));
+  return t;
 }
 
 }  // namespace tritium::bench

@@ -5,6 +5,8 @@
 #include <functional>
 #include <vector>
 
+#include "stats.h"
+
 namespace tritium::bench {
 
 /// How many times to launch.
@@ -40,6 +42,25 @@ struct TimingResult {
 
 /// The median of `v` (0 for an empty vector); `v` is taken by value and sorted.
 double median_of(std::vector<double> v);
+
+/// median, min, max and mean of `samples` (which must not be empty), the samples kept.
+TimingResult summarize(std::vector<double> samples);
+
+/// The samples of an interleaved comparison (stats.h): one per round for each arm.
+struct InterleavedTiming {
+  TimingResult a, b, a2;  ///< tritium, the baseline, tritium again (the noise floor)
+  int rounds = 0;
+};
+
+/// Times the arms of stats.h's interleaved order call by call: `call(arm, round)` makes one
+/// call of that arm (and waits for it: a device launch includes its synchronize) for round
+/// `round` (callers rotate their buffer sets by it). First plan.warmup calls of each arm in
+/// the same order (then more rounds until plan.warmup_s has passed); then at least
+/// plan.repeat rounds, more while arm A's timed total is under plan.min_time_s, at most
+/// plan.max_repeat, stopping after plan.budget_s of A (3 rounds at least) when set.
+/// `clock` returns seconds on a monotonic clock (a parameter so that tests can supply one).
+InterleavedTiming time_interleaved(const std::function<void(Arm arm, int round)>& call, const TimingPlan& plan,
+                                   const std::function<double()>& clock = {});
 
 /// Runs `launch` plan.warmup times (then more until plan.warmup_s has passed), then times
 /// each of plan.repeat calls of `launch` (then more while the timed total is under
