@@ -15,6 +15,12 @@ struct BenchOptions {
   std::string filter;
   /// Run the small CI set instead of the full suite.
   bool quick = false;
+  /// Only cases of this dtype ("fp32", "fp16", "bf16"); empty: every dtype.
+  std::string dtype;
+  /// What each case is timed against: "auto" (the backend's baseline where the case has
+  /// one: on cpu a plain C++ loop or OpenBLAS, interleaved call by call with an A-vs-A
+  /// noise floor) or "none" (tritium alone).
+  std::string vs = "auto";
   /// When non-empty, write every figure of the run as JSON to this path.
   std::string json_path;
   /// Timed repetitions per case (median is reported); 0 picks a default.

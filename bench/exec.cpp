@@ -2,6 +2,7 @@
 // checked launch, then timing.
 #include "exec.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -86,6 +87,71 @@ void check_results(const Problem& pb, const std::vector<Buffer>& bufs, CaseResul
   }
 }
 
+// The baseline's outputs checked against the case's references; "" when all are within
+// their tolerances, else why not.
+std::string check_baseline(const Case& c, const Problem& pb, std::vector<HostArray>& host) {
+  try {
+    c.run_baseline(host);
+  } catch (const std::exception& e) {
+    return std::string("the baseline failed: ") + e.what();
+  }
+  for (const Expected& e : pb.expected) {
+    const CheckResult cr = check_output(host.at(e.buffer).to_double(), e.ref, e.mag, e.tol);
+    if (!cr.passed())
+      return fmt::format("the baseline's output '{}' is outside the case's tolerance (worst error / tolerance {:.3g})",
+                         host.at(e.buffer).name, cr.worst_ratio);
+  }
+  return "";
+}
+
+// Times the kernel interleaved with the case's baseline (stats.h): both rotate through
+// enough copies of the arrays to span twice the last-level cache (at most 16), so small
+// cases read from memory, not from the previous round's cache lines.
+Comparison compare_with_baseline(const Case& c, const Problem& pb, const CompiledKernel& k, const Grid& grid,
+                                 const std::vector<Arg>& args, ExecContext& ctx, const TimingPlan& plan,
+                                 TimingResult& tritium_timing) {
+  Comparison cmp;
+  cmp.baseline = c.baseline;
+  std::vector<std::vector<HostArray>> host(1, pb.arrays);
+  cmp.problem = check_baseline(c, pb, host[0]);
+  if (!cmp.problem.empty()) return cmp;
+  cmp.baseline_ok = true;
+  size_t bytes = 0;
+  for (const HostArray& a : pb.arrays) bytes += a.byte_size();
+  int sets = 1;
+  if (ctx.llc_bytes > 0 && bytes > 0)
+    sets = static_cast<int>(std::clamp<int64_t>((2 * ctx.llc_bytes + static_cast<int64_t>(bytes) - 1) /
+                                                    static_cast<int64_t>(bytes),
+                                                1, 16));
+  std::vector<std::vector<Buffer>> dbufs(static_cast<size_t>(sets - 1));
+  std::vector<std::vector<Arg>> dargs{args};
+  for (int s = 1; s < sets; ++s) {
+    for (const HostArray& a : pb.arrays) dbufs[s - 1].push_back(upload_guarded(*ctx.device, a));
+    dargs.push_back(make_args(pb, dbufs[s - 1]));
+    host.push_back(pb.arrays);
+  }
+  cmp.buffer_sets = sets;
+  const InterleavedTiming t = time_interleaved(
+      [&](Arm arm, int round) {
+        const size_t s = static_cast<size_t>(round % sets);
+        if (arm == Arm::B) {
+          c.run_baseline(host[s]);
+        } else {
+          k.launch(grid, dargs[s]);
+          ctx.device->synchronize();
+        }
+      },
+      plan);
+  cmp.rounds = t.rounds;
+  cmp.baseline_timing = t.b;
+  cmp.again = t.a2;
+  const uint64_t seed = seed_from(c.id);
+  cmp.speedup = paired_ratio(t.b.samples, t.a.samples, seed);
+  cmp.noise = paired_ratio(t.a2.samples, t.a.samples, seed + 1);
+  tritium_timing = t.a;
+  return cmp;
+}
+
 }  // namespace
 
 std::string default_kernels_dir() {
@@ -136,6 +202,12 @@ CaseResult run_case(const Case& c, ExecContext& ctx) {
     TimingPlan plan = ctx.plan;
     // Automatic mode on a slow case: the checked launch already warmed everything up.
     if (plan.budget_s > 0 && first_launch_s > plan.budget_s / 4) plan.warmup = 0, plan.warmup_s = 0;
+    if (ctx.compare && c.run_baseline) {
+      r.compared = true;
+      r.comparison = compare_with_baseline(c, pb, k, grid, args, ctx, plan, r.timing);
+      r.timed = r.comparison.baseline_ok;
+      if (r.timed) return r;
+    }
     r.timing = time_launches([&] { k.launch(grid, args); }, [&] { ctx.device->synchronize(); }, plan);
     r.timed = true;
   } catch (const std::exception& e) {

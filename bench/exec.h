@@ -31,6 +31,11 @@ struct ExecContext {
   std::function<void(const std::string& stage)> progress;
   std::map<std::string, Module> modules;  ///< parsed kernel files, by file name (filled lazily)
   CompileOptions options;         ///< how the case's kernel is compiled (portable numerics, ...)
+  /// Time each case interleaved with its cpu baseline (Case::run_baseline; the device's
+  /// memory must be host memory: the cpu backend) instead of alone.
+  bool compare = false;
+  /// The last-level cache (bytes) inputs are rotated past in a comparison (0: no rotation).
+  int64_t llc_bytes = 0;
   bool time = true;               ///< time repeated launches after the checked one
   /// Called, when set, with each output array as the checked launch left it (the bytes the
   /// kernel wrote, `tritium hash`'s input).

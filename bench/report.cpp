@@ -1,6 +1,7 @@
 // report.cpp - the terminal table and the JSON document of a bench run.
 #include "report.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -84,17 +85,35 @@ std::string format_header(const RunInfo& info) {
                      format_bytes(info.machine.llc_bytes), copy, info.backend, info.device);
 }
 
+std::string format_speedup(const CaseResult& r) {
+  if (!r.compared) return "";
+  const Comparison& c = r.comparison;
+  if (!c.baseline_ok) return "base wrong";
+  return fmt::format("{:.2f}x [{:.2f}, {:.2f}]", c.speedup.median, c.speedup.lo, c.speedup.hi);
+}
+
+std::string format_noise(const CaseResult& r) {
+  if (!r.compared || !r.comparison.baseline_ok) return "";
+  const Comparison& c = r.comparison;
+  return fmt::format("{:.2f} [{:.2f}, {:.2f}]", c.noise.median, c.noise.lo, c.noise.hi);
+}
+
 std::string format_table(const std::vector<CaseResult>& results, const RunInfo& info) {
   std::string out;
+  const bool any_compared =
+      std::any_of(results.begin(), results.end(), [](const CaseResult& r) { return r.compared; });
   const auto row = [&](const std::string& kernel, const std::string& shape, const std::string& dtype,
                        const std::string& backend, const std::string& err, const std::string& ratio,
                        const std::string& status, const std::string& median, const std::string& rate,
-                       const std::string& pct) {
-    out += fmt::format("{:<17} {:<15} {:<5} {:<7} {:>9} {:>8} {:<6} {:>10} {:>17} {:>6}\n", kernel, shape,
-                       dtype, backend, err, ratio, status, median, rate, pct);
+                       const std::string& pct, const std::string& vs, const std::string& noise) {
+    out += fmt::format("{:<17} {:<15} {:<5} {:<7} {:>9} {:>8} {:<6} {:>10} {:>17} {:>6}", kernel, shape, dtype,
+                       backend, err, ratio, status, median, rate, pct);
+    if (any_compared) out += fmt::format("  {:<20} {:<18}", vs, noise);
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    out += "\n";
   };
-  row("kernel", "shape", "dtype", "backend", "max err", "err/tol", "result", "median", "throughput",
-      "%copy");
+  row("kernel", "shape", "dtype", "backend", "max err", "err/tol", "result", "median", "throughput", "%copy",
+      "vs base [95% CI]", "A/A [95% CI]");
   int passed = 0, failed = 0;
   for (const CaseResult& r : results) {
     r.passed ? ++passed : ++failed;
@@ -102,11 +121,26 @@ std::string format_table(const std::vector<CaseResult>& results, const RunInfo& 
     if (r.timed && r.info.memory_bound && info.copy.bytes_per_s > 0)
       pct = fmt::format("{:.3g}%", percent_of_copy(r, info));
     row(r.info.kernel, r.info.shape, r.info.dtype, r.backend, format_err(r), format_ratio(r),
-        r.passed ? "PASS" : "FAIL", r.timed ? format_seconds(r.timing.median) : "-", format_rate(r), pct);
+        r.passed ? "PASS" : "FAIL", r.timed ? format_seconds(r.timing.median) : "-", format_rate(r), pct,
+        format_speedup(r), format_noise(r));
   }
   out += fmt::format("\n{} passed, {} failed (err/tol: worst |got - ref| / allowed over all outputs; "
                      "FAIL above 1, on NaN, or on a compile/launch error)\n",
                      passed, failed);
+  if (any_compared) {
+    std::string names;
+    for (const CaseResult& r : results)
+      if (r.compared && names.find(r.comparison.baseline) == std::string::npos)
+        names += (names.empty() ? "" : ", ") + r.comparison.baseline;
+    out += fmt::format(
+        "vs base: median over interleaved rounds (tritium, baseline, tritium again) of baseline time / tritium "
+        "time, above 1 = tritium faster, with its bootstrap 95% interval; A/A: tritium against itself in the "
+        "same rounds (the noise floor). Baselines: {}.\n",
+        names);
+    for (const CaseResult& r : results)
+      if (r.compared && !r.comparison.baseline_ok)
+        out += fmt::format("  {}: not compared: {}\n", r.info.id, r.comparison.problem);
+  }
   for (const CaseResult& r : results) {
     if (r.passed) continue;
     out += fmt::format("\nFAIL {}  ({} `{}` signature \"{}\")\n", r.info.id, r.info.file, r.info.function,
@@ -195,6 +229,25 @@ nlohmann::json to_json(const std::vector<CaseResult>& results, const RunInfo& in
       c["flops_per_s"] = achieved_flops_per_s(r);
       if (r.info.memory_bound && info.copy.bytes_per_s > 0)
         c["percent_of_copy_bandwidth"] = percent_of_copy(r, info);
+    }
+    if (r.compared) {
+      const Comparison& m = r.comparison;
+      const auto est = [&](const RatioEstimate& e) {
+        return json{{"median", num(e.median)}, {"ci95_lo", num(e.lo)}, {"ci95_hi", num(e.hi)}, {"pairs", e.pairs}};
+      };
+      json cmp = {{"baseline", m.baseline}, {"baseline_ok", m.baseline_ok}, {"problem", m.problem}};
+      if (m.baseline_ok) {
+        cmp["rounds"] = m.rounds;
+        cmp["buffer_sets"] = m.buffer_sets;
+        cmp["order"] = "per round A B A2, then A2 B A (A = tritium, B = baseline, A2 = tritium again)";
+        cmp["baseline_time_s"] = {{"median", m.baseline_timing.median}, {"samples", m.baseline_timing.samples}};
+        cmp["tritium_again_time_s"] = {{"median", m.again.median}, {"samples", m.again.samples}};
+        cmp["speedup"] = est(m.speedup);
+        cmp["speedup"]["definition"] = "median over rounds of baseline time / tritium time";
+        cmp["noise_floor"] = est(m.noise);
+        cmp["noise_floor"]["definition"] = "median over rounds of tritium (A2) time / tritium (A) time";
+      }
+      c["comparison"] = std::move(cmp);
     }
     cases.push_back(std::move(c));
   }

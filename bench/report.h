@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "membw.h"
+#include "stats.h"
 #include "suite.h"
 #include "timing.h"
 #include "tolerance.h"
@@ -21,6 +22,19 @@ struct OutputCheck {
   std::string name;   ///< the output's parameter name ("out", "M", "rstd", ...)
   Tolerance tol;      ///< the tolerance it was held to
   CheckResult check;  ///< the outcome
+};
+
+/// An interleaved comparison of the case with its baseline (stats.h, timing.h).
+struct Comparison {
+  std::string baseline;     ///< the baseline's name ("C++ loop", "OpenBLAS sgemm")
+  bool baseline_ok = false; ///< its outputs were within the case's tolerances (else not timed)
+  std::string problem;      ///< why it was not timed ("" when it was)
+  int rounds = 0;           ///< interleaved rounds timed
+  int buffer_sets = 1;      ///< input / output sets rotated through, round by round
+  TimingResult baseline_timing;  ///< the baseline's calls
+  TimingResult again;            ///< tritium's second arm (the noise floor)
+  RatioEstimate speedup;    ///< baseline time / tritium time, per round: above 1, tritium is faster
+  RatioEstimate noise;      ///< tritium's second arm / its first, per round: the A-vs-A floor
 };
 
 /// The outcome of one case.
@@ -38,6 +52,8 @@ struct CaseResult {
   TimingResult timing;     ///< launch timings
   double compile_s = 0;    ///< time of the compile call (cache hits are fast)
   double setup_s = 0;      ///< time to generate inputs and references
+  bool compared = false;   ///< `comparison` holds an interleaved run against the baseline
+  Comparison comparison;
 };
 
 /// Run-wide facts printed in the header and stored in the JSON.

@@ -2,6 +2,7 @@
 // bandwidth, runs every case (progress on stderr), prints the table, writes the JSON.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -59,10 +60,18 @@ class Progress {
 
 int run_bench(const BenchOptions& opts) {
   if (opts.repeat < 0) return usage_error("--repeat must be >= 1");
-  const std::vector<Case> cases = select_cases(all_cases(), opts.quick, opts.filter);
+  if (opts.vs != "auto" && opts.vs != "none")
+    return usage_error(fmt::format("--vs must be auto or none, got '{}'", opts.vs));
+  if (!opts.dtype.empty() && opts.dtype != "fp32" && opts.dtype != "fp16" && opts.dtype != "bf16")
+    return usage_error(fmt::format("--dtype must be fp32, fp16 or bf16, got '{}'", opts.dtype));
+  std::vector<Case> cases = select_cases(all_cases(), opts.quick, opts.filter);
+  if (!opts.dtype.empty())
+    cases.erase(std::remove_if(cases.begin(), cases.end(), [&](const Case& c) { return c.dtype != opts.dtype; }),
+                cases.end());
   if (cases.empty())
-    return usage_error(fmt::format("no case matches{}{} (try --list)", opts.quick ? " --quick" : "",
-                                   opts.filter.empty() ? "" : " --filter '" + opts.filter + "'"));
+    return usage_error(fmt::format("no case matches{}{}{} (try --list)", opts.quick ? " --quick" : "",
+                                   opts.filter.empty() ? "" : " --filter '" + opts.filter + "'",
+                                   opts.dtype.empty() ? "" : " --dtype " + opts.dtype));
   if (opts.list_only) {
     print_list(cases);
     return 0;
@@ -96,6 +105,9 @@ int run_bench(const BenchOptions& opts) {
   ctx.device = device.get();
   ctx.kernels_dir = opts.kernels_dir.empty() ? default_kernels_dir() : opts.kernels_dir;
   ctx.numerics.dot_tf32 = backend == "cuda";
+  // The cpu baselines run on host memory: the cpu backend's (the others have theirs to come).
+  ctx.compare = opts.vs == "auto" && backend == "cpu";
+  ctx.llc_bytes = info.machine.llc_bytes;
   ctx.plan.warmup = opts.warmup >= 0 ? opts.warmup : 2;
   ctx.plan.repeat = opts.repeat > 0 ? opts.repeat : 10;
   // Without --repeat/--warmup, slow cases stop after ~2 s of timed launches (3 at least)

@@ -12,6 +12,8 @@ void declare_bench(CLI::App& cmd, BenchArgs& a) {
   cmd.add_option("--backend", o.backend);
   cmd.add_option("--filter", o.filter);
   cmd.add_flag("--quick", o.quick);
+  cmd.add_option("--dtype", o.dtype);
+  cmd.add_option("--vs", o.vs);
   cmd.add_option("--json", o.json_path);
   cmd.add_option("--repeat", o.repeat);
   cmd.add_option("--warmup", o.warmup);

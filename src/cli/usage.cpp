@@ -137,20 +137,33 @@ const char* const kBench = R"(NAME
     tritium bench - run the built-in kernel suite, check it and time it
 
 SYNOPSIS
-    tritium bench [--backend NAME] [--filter TEXT] [--quick] [--json PATH]
-                  [--repeat N] [--warmup N] [--list] [--no-progress] [--kernels-dir DIR]
+    tritium bench [--backend NAME] [--filter TEXT] [--dtype DTYPE] [--quick]
+                  [--vs auto|none] [--json PATH] [--repeat N] [--warmup N] [--list]
+                  [--no-progress] [--kernels-dir DIR]
 
 DESCRIPTION
     Runs each case of the built-in suite (kernels/: vector add, softmax, RMSNorm,
     LayerNorm, SwiGLU, matmul, FlashAttention) on one backend, checks every result
     against its float64 reference and prints a table: kernel, shape, dtype, backend,
-    max error vs tolerance, median time, GB/s or TFLOP/s.
+    max error vs tolerance, median time, GB/s or TFLOP/s, % of the measured copy
+    bandwidth.
+
+    On the cpu backend each case that has a baseline (a plain C++ loop compiled for
+    this machine on the same threads; OpenBLAS sgemm for matmul) is timed against it
+    call by call: rounds of tritium, baseline, tritium again, the order alternating,
+    inputs rotated past the last-level cache. The "vs base" column is the median over
+    the rounds of baseline time / tritium time (above 1: tritium is faster) with its
+    bootstrap 95% interval; "A/A" is the same figure for tritium against itself, the
+    noise floor. The baseline's outputs are checked against the reference first.
 
 OPTIONS
     --backend NAME     backend to run on (default: the best one present; see
                        tritium doctor)
     --filter TEXT      only run cases whose id (kernel/dtype/shape) contains TEXT
+    --dtype DTYPE      only run cases of this dtype: fp32, fp16 or bf16
     --quick            run the small CI set instead of the full suite
+    --vs auto|none     auto (default): time each case against its baseline where
+                       the backend has one (cpu); none: time tritium alone
     --json PATH        also write every figure of the run as JSON to PATH
     --repeat N         timed repetitions per case; the median is reported
     --warmup N         untimed launches before timing

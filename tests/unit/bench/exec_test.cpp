@@ -8,7 +8,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -74,7 +77,7 @@ class BenchExec : public ::testing::Test {
   static void TearDownTestSuite() { std::filesystem::remove_all(dir_); }
 
   // The vector_add/fp32 quick case (n = 100003), launched through `function` of variants.py.
-  CaseResult run(const std::string& function) {
+  CaseResult run(const std::string& function, const std::function<void(Case&, ExecContext&)>& tweak = {}) {
     Case c;
     for (const Case& s : all_cases())
       if (s.id == "vector_add/fp32/100003") c = s;
@@ -87,6 +90,7 @@ class BenchExec : public ::testing::Test {
     ctx.kernels_dir = dir_.string();
     ctx.plan.warmup = 0;
     ctx.plan.repeat = 1;
+    if (tweak) tweak(c, ctx);
     return run_case(c, ctx);
   }
 
@@ -143,3 +147,52 @@ TEST_F(BenchExec, CompileErrorIsAFailureWithItsMessage) {
 }
 
 }  // namespace
+
+// Compared with its baseline (the C++ loop): checked first, then interleaved rounds, each
+// arm with one sample a round, the arrays rotated through enough copies to span twice the
+// given last-level cache (3 arrays of 100003 fp32 = 1.2 MB; 2 x 4 MiB needs 7 sets).
+TEST_F(BenchExec, ComparedWithItsBaselineRoundByRound) {
+  const CaseResult r = run("add_ok", [](Case&, ExecContext& ctx) {
+    ctx.compare = true;
+    ctx.llc_bytes = int64_t{4} << 20;
+    ctx.plan.repeat = 4;
+  });
+  ASSERT_TRUE(r.passed) << r.error;
+  ASSERT_TRUE(r.compared);
+  const Comparison& c = r.comparison;
+  EXPECT_TRUE(c.baseline_ok) << c.problem;
+  EXPECT_EQ(c.baseline, "C++ loop");
+  EXPECT_EQ(c.rounds, 4);
+  EXPECT_EQ(c.buffer_sets, 7);
+  EXPECT_EQ(r.timing.samples.size(), 4u);
+  EXPECT_EQ(c.baseline_timing.samples.size(), 4u);
+  EXPECT_EQ(c.again.samples.size(), 4u);
+  EXPECT_EQ(c.speedup.pairs, 4);
+  // The ratio is the baseline's time over the kernel's, round by round: the median of the
+  // four per-round ratios is the mean of the middle two.
+  std::vector<double> ratios;
+  for (size_t i = 0; i < 4; ++i) ratios.push_back(c.baseline_timing.samples[i] / r.timing.samples[i]);
+  std::sort(ratios.begin(), ratios.end());
+  EXPECT_NEAR(c.speedup.median, 0.5 * (ratios[1] + ratios[2]), 1e-12 * ratios[3]);
+  EXPECT_LE(c.speedup.lo, c.speedup.median);
+  EXPECT_GE(c.speedup.hi, c.speedup.median);
+}
+
+// A baseline that computes something else is caught by the case's reference and not timed;
+// the kernel is still timed alone.
+TEST_F(BenchExec, AWrongBaselineIsReportedNotTimed) {
+  const CaseResult r = run("add_ok", [](Case& c, ExecContext& ctx) {
+    ctx.compare = true;
+    c.run_baseline = [](std::vector<HostArray>& a) {
+      for (size_t i = 0; i + 4 <= a[2].bytes.size(); i += 4) std::memcpy(&a[2].bytes[i], &a[0].bytes[i], 4);  // out = x
+    };
+  });
+  ASSERT_TRUE(r.passed) << r.error;
+  ASSERT_TRUE(r.compared);
+  EXPECT_FALSE(r.comparison.baseline_ok);
+  EXPECT_NE(r.comparison.problem.find("the baseline's output 'out' is outside the case's tolerance"),
+            std::string::npos)
+      << r.comparison.problem;
+  EXPECT_TRUE(r.timed);
+  EXPECT_EQ(r.timing.samples.size(), 1u);
+}
