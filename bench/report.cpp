@@ -59,6 +59,21 @@ double percent_of_copy(const CaseResult& r, const RunInfo& info) {
   return 100.0 * achieved_bytes_per_s(r) / info.copy.bytes_per_s;
 }
 
+std::pair<double, std::string> vendor_compute_peak(const std::vector<CaseResult>& results) {
+  std::pair<double, std::string> best{0.0, ""};
+  for (const CaseResult& r : results) {
+    if (r.info.memory_bound || !r.compared || !r.comparison.baseline_ok || r.info.flops <= 0) continue;
+    const double rate = r.info.flops / r.comparison.baseline_timing.median;
+    if (rate > best.first) best = {rate, r.comparison.baseline + " on " + r.info.id};
+  }
+  return best;
+}
+
+double percent_of_compute_peak(const CaseResult& r, const RunInfo& info) {
+  if (info.compute_peak_flops <= 0) return 0.0;
+  return 100.0 * achieved_flops_per_s(r) / info.compute_peak_flops;
+}
+
 std::string format_rate(const CaseResult& r) {
   if (!r.timed) return "-";
   if (r.info.memory_bound) return fmt::format("{:.3g} GB/s", achieved_bytes_per_s(r) / 1e9);
@@ -112,7 +127,7 @@ std::string format_table(const std::vector<CaseResult>& results, const RunInfo& 
     while (!out.empty() && out.back() == ' ') out.pop_back();
     out += "\n";
   };
-  row("kernel", "shape", "dtype", "backend", "max err", "err/tol", "result", "median", "throughput", "%copy",
+  row("kernel", "shape", "dtype", "backend", "max err", "err/tol", "result", "median", "throughput", "%roof",
       "vs base [95% CI]", "A/A [95% CI]");
   int passed = 0, failed = 0;
   for (const CaseResult& r : results) {
@@ -120,6 +135,8 @@ std::string format_table(const std::vector<CaseResult>& results, const RunInfo& 
     std::string pct = "-";
     if (r.timed && r.info.memory_bound && info.copy.bytes_per_s > 0)
       pct = fmt::format("{:.3g}%", percent_of_copy(r, info));
+    else if (r.timed && !r.info.memory_bound && info.compute_peak_flops > 0)
+      pct = fmt::format("{:.3g}%", percent_of_compute_peak(r, info));
     row(r.info.kernel, r.info.shape, r.info.dtype, r.backend, format_err(r), format_ratio(r),
         r.passed ? "PASS" : "FAIL", r.timed ? format_seconds(r.timing.median) : "-", format_rate(r), pct,
         format_speedup(r), format_noise(r));
@@ -127,6 +144,12 @@ std::string format_table(const std::vector<CaseResult>& results, const RunInfo& 
   out += fmt::format("\n{} passed, {} failed (err/tol: worst |got - ref| / allowed over all outputs; "
                      "FAIL above 1, on NaN, or on a compile/launch error)\n",
                      passed, failed);
+  out += fmt::format("%roof: memory-bound cases against the copy bandwidth above; compute-bound cases against {}\n",
+                     info.compute_peak_flops > 0
+                         ? fmt::format("the vendor library's best rate in this run, {:.3g} GFLOP/s ({})",
+                                       info.compute_peak_flops / 1e9, info.compute_peak_source)
+                         : std::string("no measured peak (none in this run)"));
+  for (const std::string& line : info.absent_backends) out += "not run: " + line + "\n";
   if (any_compared) {
     std::string names;
     for (const CaseResult& r : results)
@@ -170,6 +193,10 @@ nlohmann::json to_json(const std::vector<CaseResult>& results, const RunInfo& in
                            {"reps", info.copy.reps},
                            {"definition", "2 * buffer_bytes / median memcpy time"}};
   doc["backend"] = info.backend;
+  doc["compute_peak"] = {{"flops_per_s", info.compute_peak_flops},
+                         {"source", info.compute_peak_source},
+                         {"definition", "the vendor library's best flop rate on the run's compute-bound cases"}};
+  doc["absent_backends"] = info.absent_backends;
   doc["device"] = info.device;
   doc["quick"] = info.quick;
   doc["filter"] = info.filter;
@@ -229,6 +256,8 @@ nlohmann::json to_json(const std::vector<CaseResult>& results, const RunInfo& in
       c["flops_per_s"] = achieved_flops_per_s(r);
       if (r.info.memory_bound && info.copy.bytes_per_s > 0)
         c["percent_of_copy_bandwidth"] = percent_of_copy(r, info);
+      if (!r.info.memory_bound && info.compute_peak_flops > 0)
+        c["percent_of_compute_peak"] = percent_of_compute_peak(r, info);
     }
     if (r.compared) {
       const Comparison& m = r.comparison;

@@ -65,7 +65,23 @@ struct RunInfo {
   std::string version;           ///< tritium version
   bool quick = false;            ///< --quick
   std::string filter;            ///< --filter
+  /// The compute roof of compute-bound cases, measured in the same run: the best flop rate
+  /// the vendor library (the matmul baseline: OpenBLAS on cpu) reached on any case; 0 when
+  /// none ran. compute_peak_source names the library and the case.
+  double compute_peak_flops = 0;
+  std::string compute_peak_source;
+  /// One line per backend this machine lacks, with the reason (the bench says so rather
+  /// than leave them out silently).
+  std::vector<std::string> absent_backends;
 };
+
+/// The vendor library's best flop rate over the compared compute-bound cases of `results`
+/// (flops / the baseline's median time), and "<baseline> on <case id>"; {0, ""} when none.
+std::pair<double, std::string> vendor_compute_peak(const std::vector<CaseResult>& results);
+
+/// The compute-bound case's flop rate as a percentage of info.compute_peak_flops (0 if
+/// unknown).
+double percent_of_compute_peak(const CaseResult& r, const RunInfo& info);
 
 /// Achieved bandwidth in bytes per second (0 when not timed).
 double achieved_bytes_per_s(const CaseResult& r);

@@ -6,11 +6,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <tritium/tritium.h>
 
 #include "bench.h"
+#include "chart.h"
 #include "exec.h"
 #include "membw.h"
 #include "report.h"
@@ -37,7 +39,9 @@ class Progress {
   Progress(bool enabled, size_t total) : enabled_(enabled), tty_(isatty(2)), total_(total) {}
   void stage(size_t i, const std::string& id, const std::string& s) {
     if (!enabled_ || !tty_) return;
-    fmt::print(stderr, "\r\033[K[{}/{}] {} ({})", i + 1, total_, id, s);
+    const size_t width = 24, filled = width * i / std::max<size_t>(total_, 1);
+    fmt::print(stderr, "\r\033[K[{}{}] {}/{} {} ({})", std::string(filled, '#'), std::string(width - filled, '.'),
+               i + 1, total_, id, s);
     std::fflush(stderr);
   }
   void done(size_t i, const CaseResult& r) {
@@ -94,6 +98,8 @@ int run_bench(const BenchOptions& opts) {
   info.version = tritium::version();
   info.quick = opts.quick;
   info.filter = opts.filter;
+  for (const BackendInfo& b : Device::list())
+    if (!b.available) info.absent_backends.push_back(fmt::format("{} ({})", b.name, b.reason));
   if (host_copy_is_roofline(backend)) {
     progress.message("tritium bench: measuring memory copy bandwidth ...");
     info.copy = measure_copy_bandwidth();
@@ -127,6 +133,7 @@ int run_bench(const BenchOptions& opts) {
     any_failed = any_failed || !results.back().passed;
   }
 
+  std::tie(info.compute_peak_flops, info.compute_peak_source) = vendor_compute_peak(results);
   fmt::print("\n{}", format_table(results, info));
   if (!opts.json_path.empty()) {
     std::ofstream out(opts.json_path);
@@ -135,6 +142,16 @@ int run_bench(const BenchOptions& opts) {
     if (!out) {
       fmt::print(stderr, "tritium bench: error: cannot write '{}'\n", opts.json_path);
       return 1;
+    }
+    // The charts next to the JSON: FILE.ratios.svg and FILE.roofline.svg (chart.h).
+    const std::string stem = opts.json_path.size() > 5 && opts.json_path.ends_with(".json")
+                                 ? opts.json_path.substr(0, opts.json_path.size() - 5)
+                                 : opts.json_path;
+    for (const auto& [suffix, svg] : {std::pair<std::string, std::string>{".ratios.svg", ratio_chart_svg(results, info)},
+                                      {".roofline.svg", roofline_svg(results, info)}}) {
+      if (svg.empty()) continue;
+      std::ofstream(stem + suffix) << svg;
+      fmt::print("chart: {}\n", stem + suffix);
     }
   }
   return any_failed ? 1 : 0;

@@ -63,8 +63,9 @@ TEST(BenchReport, GpuBackendsShowNoPercentOfTheHostCopy) {
   EXPECT_NE(format_header(info).find("copy bandwidth not measured for the cuda backend"), std::string::npos)
       << format_header(info);
   const std::string table = format_table({fake_result(true, 1e6, 0, 1e-3)}, info);
-  // Only the column heading "%copy" carries a percent sign: the timed row shows "-".
-  EXPECT_EQ(std::count(table.begin(), table.end(), '%'), 1) << table;
+  // Only the column heading "%roof" and its footnote carry a percent sign: the row shows "-".
+  EXPECT_EQ(std::count(table.begin(), table.end(), '%'), 2) << table;
+  EXPECT_NE(table.find("%roof: memory-bound cases against the copy bandwidth"), std::string::npos);
 }
 
 TEST(BenchReport, SecondsFormatting) {
