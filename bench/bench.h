@@ -19,7 +19,8 @@ struct BenchOptions {
   std::string dtype;
   /// What each case is timed against: "auto" (the backend's baseline where the case has
   /// one: on cpu a plain C++ loop or OpenBLAS, interleaved call by call with an A-vs-A
-  /// noise floor) or "none" (tritium alone).
+  /// noise floor), "none" (tritium alone), or the path of an earlier run's --json file
+  /// (previous.h: tritium timed alone, then compared with that run case by case).
   std::string vs = "auto";
   /// When non-empty, write every figure of the run as JSON to this path.
   std::string json_path;

@@ -59,7 +59,8 @@ std::string ratio_chart_svg(const std::vector<CaseResult>& results, const RunInf
     const double y = L.top + L.row * static_cast<double>(i);
     s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{} ({})</text>\n", L.left - 6,
                      y + L.row * 0.65, esc(r.info.id), esc(c.baseline));
-    s += fmt::format("<rect class=\"noise\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" "
+    if (c.noise.pairs > 0)
+      s += fmt::format("<rect class=\"noise\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" "
                      "fill=\"#dddddd\"/>\n",
                      L.x(c.noise.lo), y + 2, std::max(0.5, L.x(c.noise.hi) - L.x(c.noise.lo)), L.row - 4);
     s += fmt::format("<rect class=\"bar\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" "

@@ -108,7 +108,7 @@ std::string format_speedup(const CaseResult& r) {
 }
 
 std::string format_noise(const CaseResult& r) {
-  if (!r.compared || !r.comparison.baseline_ok) return "";
+  if (!r.compared || !r.comparison.baseline_ok || r.comparison.noise.pairs == 0) return "";
   const Comparison& c = r.comparison;
   return fmt::format("{:.2f} [{:.2f}, {:.2f}]", c.noise.median, c.noise.lo, c.noise.hi);
 }

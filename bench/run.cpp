@@ -13,6 +13,7 @@
 
 #include "bench.h"
 #include "chart.h"
+#include "previous.h"
 #include "exec.h"
 #include "membw.h"
 #include "report.h"
@@ -64,8 +65,18 @@ class Progress {
 
 int run_bench(const BenchOptions& opts) {
   if (opts.repeat < 0) return usage_error("--repeat must be >= 1");
-  if (opts.vs != "auto" && opts.vs != "none")
-    return usage_error(fmt::format("--vs must be auto or none, got '{}'", opts.vs));
+  nlohmann::json previous;
+  if (opts.vs != "auto" && opts.vs != "none") {
+    std::ifstream in(opts.vs);
+    if (!in)
+      return usage_error(fmt::format("--vs must be auto, none or an earlier run's --json file; cannot read '{}'",
+                                     opts.vs));
+    try {
+      in >> previous;
+    } catch (const std::exception& e) {
+      return usage_error(fmt::format("--vs {}: not JSON: {}", opts.vs, e.what()));
+    }
+  }
   if (!opts.dtype.empty() && opts.dtype != "fp32" && opts.dtype != "fp16" && opts.dtype != "bf16")
     return usage_error(fmt::format("--dtype must be fp32, fp16 or bf16, got '{}'", opts.dtype));
   std::vector<Case> cases = select_cases(all_cases(), opts.quick, opts.filter);
@@ -134,6 +145,14 @@ int run_bench(const BenchOptions& opts) {
   }
 
   std::tie(info.compute_peak_flops, info.compute_peak_source) = vendor_compute_peak(results);
+  if (!previous.is_null()) {
+    try {
+      const int n = compare_with_previous(results, previous, opts.vs);
+      fmt::print("compared with {}: {} of {} cases matched (by id and backend)\n", opts.vs, n, results.size());
+    } catch (const std::exception& e) {
+      return usage_error(fmt::format("--vs {}: {}", opts.vs, e.what()));
+    }
+  }
   fmt::print("\n{}", format_table(results, info));
   if (!opts.json_path.empty()) {
     std::ofstream out(opts.json_path);

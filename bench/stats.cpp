@@ -28,6 +28,24 @@ std::vector<Arm> interleaved_order(int rounds) {
   return order;
 }
 
+RatioEstimate unpaired_ratio(const std::vector<double>& num, const std::vector<double>& den, uint64_t seed,
+                             int resamples) {
+  RatioEstimate e;
+  if (num.empty() || den.empty()) return e;
+  e.pairs = static_cast<int>(std::min(num.size(), den.size()));
+  e.median = quantile(num, 0.5) / quantile(den, 0.5);
+  std::vector<double> ratios, a(num.size()), b(den.size());
+  uint64_t s = seed;
+  for (int k = 0; k < resamples; ++k) {
+    for (double& x : a) x = num[splitmix64(s) % num.size()];
+    for (double& x : b) x = den[splitmix64(s) % den.size()];
+    ratios.push_back(quantile(a, 0.5) / quantile(b, 0.5));
+  }
+  e.lo = quantile(ratios, 0.025);
+  e.hi = quantile(ratios, 0.975);
+  return e;
+}
+
 double quantile(std::vector<double> v, double q) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());

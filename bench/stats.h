@@ -40,6 +40,13 @@ struct RatioEstimate {
 RatioEstimate paired_ratio(const std::vector<double>& num, const std::vector<double>& den, uint64_t seed = 1,
                            int resamples = 2000);
 
+/// The ratio of two unpaired sample sets (e.g. a previous run's times against this run's):
+/// median(num) / median(den), and the percentile-bootstrap 95% interval of that ratio with
+/// each set resampled independently. pairs is the smaller set's size; an empty set gives
+/// all zeros.
+RatioEstimate unpaired_ratio(const std::vector<double>& num, const std::vector<double>& den, uint64_t seed = 1,
+                             int resamples = 2000);
+
 /// The q-quantile (0 <= q <= 1) of `v` by linear interpolation between order statistics
 /// (type 7 of Hyndman and Fan, 1996; numpy's default); 0 for an empty vector.
 double quantile(std::vector<double> v, double q);

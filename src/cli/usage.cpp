@@ -138,7 +138,7 @@ const char* const kBench = R"(NAME
 
 SYNOPSIS
     tritium bench [--backend NAME] [--filter TEXT] [--dtype DTYPE] [--quick]
-                  [--vs auto|none] [--json PATH] [--repeat N] [--warmup N] [--list]
+                  [--vs auto|none|FILE] [--json PATH] [--repeat N] [--warmup N] [--list]
                   [--no-progress] [--kernels-dir DIR]
 
 DESCRIPTION
@@ -162,8 +162,12 @@ OPTIONS
     --filter TEXT      only run cases whose id (kernel/dtype/shape) contains TEXT
     --dtype DTYPE      only run cases of this dtype: fp32, fp16 or bf16
     --quick            run the small CI set instead of the full suite
-    --vs auto|none     auto (default): time each case against its baseline where
-                       the backend has one (cpu); none: time tritium alone
+    --vs auto|none|FILE
+                       auto (default): time each case against its baseline where
+                       the backend has one (cpu); none: time tritium alone; FILE:
+                       an earlier run's --json file, each case compared with its
+                       earlier times (same id and backend; not interleaved, so no
+                       noise floor: for regressions)
     --json PATH        also write every figure of the run as JSON to PATH
     --repeat N         timed repetitions per case; the median is reported
     --warmup N         untimed launches before timing

@@ -90,3 +90,19 @@ TEST(BenchStats, TheBootstrapCoversTheTrueMedianAtAboutItsNominalRate) {
   EXPECT_GE(misses, 2);
   EXPECT_LE(misses, 25);
 }
+
+TEST(BenchStats, UnpairedRatioIsTheRatioOfMedians) {
+  // medians 6 and 2 (a previous run's times against this run's): 3x.
+  const auto e = tritium::bench::unpaired_ratio({5, 6, 7}, {1, 2, 3, 100});
+  EXPECT_DOUBLE_EQ(e.median, 6.0 / 2.5);
+  EXPECT_EQ(e.pairs, 3);
+  EXPECT_LE(e.lo, e.median);
+  EXPECT_GE(e.hi, e.median);
+  // Each bound is a ratio of two resampled medians: within [min(num)/max(den), max(num)/min(den)].
+  EXPECT_GE(e.lo, 5.0 / 100);
+  EXPECT_LE(e.hi, 7.0 / 1);
+  EXPECT_EQ(tritium::bench::unpaired_ratio({}, {1}).median, 0);
+  const auto same = tritium::bench::unpaired_ratio(std::vector<double>(9, 4.0), std::vector<double>(5, 2.0));
+  EXPECT_DOUBLE_EQ(same.lo, 2.0);
+  EXPECT_DOUBLE_EQ(same.hi, 2.0);
+}
