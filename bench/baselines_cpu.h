@@ -1,12 +1,13 @@
 // baselines_cpu.h - what `tritium bench` compares the cpu backend with (issue 7): for the
-// memory-bound kernels a plainly written C++ loop, compiled -O3 -march=native so the
+// memory-bound kernels a plainly written C++ loop, compiled -O3 -march=native -ffast-math so the
 // compiler vectorizes it, its rows or elements spread over the same thread pool the cpu
 // backend's programs run on; for matmul OpenBLAS's sgemm. Each works on the host arrays of
 // a case's Problem (the same bytes the kernel reads), computes in fp32 as the kernels do,
 // and is checked against the same float64 reference before it is timed.
 //
 // Shapes: [rows, cols] inputs with a row stride (elements), contiguous outputs; dtypes fp32,
-// fp16 (_Float16) and bf16 (uint16_t bits, round to nearest even on store).
+// fp16 (_Float16; F16C conversions where the machine has them) and bf16 (uint16_t bits,
+// round to nearest even on store).
 #pragma once
 
 #include <cstdint>
