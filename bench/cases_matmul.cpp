@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "baselines_cpu.h"
+#include "baselines_cuda.h"
 #include "cases_common.h"
 #include "cost.h"
 #include "ref/reference.h"
@@ -75,6 +76,10 @@ void add_matmul(std::vector<Case>& out, HostDtype t, int64_t M, int64_t N, int64
       baseline::matmul(t, a[0].bytes.data(), a[1].bytes.data(), a[2].bytes.data(), M, N, K);
     };
   }
+  c.cuda_baseline = baseline::kCublasName;
+  c.run_cuda_baseline = [t, M, N, K](const std::vector<void*>& p, const NumericsContext& ctx) {
+    baseline::cublas_matmul(t, p[0], p[1], p[2], M, N, K, ctx.dot_tf32);
+  };
   out.push_back(std::move(c));
 }
 

@@ -104,6 +104,8 @@ std::string check_baseline(const Case& c, const Problem& pb, std::vector<HostArr
   return "";
 }
 
+int buffer_sets_for(const Problem& pb, int64_t llc_bytes);
+
 // Times the kernel interleaved with the case's baseline (stats.h): both rotate through
 // enough copies of the arrays to span twice the last-level cache (at most 16), so small
 // cases read from memory, not from the previous round's cache lines.
@@ -116,13 +118,7 @@ Comparison compare_with_baseline(const Case& c, const Problem& pb, const Compile
   cmp.problem = check_baseline(c, pb, host[0]);
   if (!cmp.problem.empty()) return cmp;
   cmp.baseline_ok = true;
-  size_t bytes = 0;
-  for (const HostArray& a : pb.arrays) bytes += a.byte_size();
-  int sets = 1;
-  if (ctx.llc_bytes > 0 && bytes > 0)
-    sets = static_cast<int>(std::clamp<int64_t>((2 * ctx.llc_bytes + static_cast<int64_t>(bytes) - 1) /
-                                                    static_cast<int64_t>(bytes),
-                                                1, 16));
+  const int sets = buffer_sets_for(pb, ctx.llc_bytes);
   std::vector<std::vector<Buffer>> dbufs(static_cast<size_t>(sets - 1));
   std::vector<std::vector<Arg>> dargs{args};
   for (int s = 1; s < sets; ++s) {
@@ -140,6 +136,84 @@ Comparison compare_with_baseline(const Case& c, const Problem& pb, const Compile
           k.launch(grid, dargs[s]);
           ctx.device->synchronize();
         }
+      },
+      plan);
+  cmp.rounds = t.rounds;
+  cmp.baseline_timing = t.b;
+  cmp.again = t.a2;
+  const uint64_t seed = seed_from(c.id);
+  cmp.speedup = paired_ratio(t.b.samples, t.a.samples, seed);
+  cmp.noise = paired_ratio(t.a2.samples, t.a.samples, seed + 1);
+  tritium_timing = t.a;
+  return cmp;
+}
+
+// The cuda baseline (Case::run_cuda_baseline) on a fresh set of device arrays (outputs
+// poisoned), its outputs downloaded and checked like the kernel's; "" when all are within
+// their tolerances, else why not.
+std::string check_cuda_baseline(const Case& c, const Problem& pb, ExecContext& ctx) {
+  try {
+    std::vector<Buffer> bufs;
+    std::vector<void*> ptrs;
+    for (const HostArray& a : pb.arrays) {
+      bufs.push_back(upload_guarded(*ctx.device, a));
+      ptrs.push_back(static_cast<char*>(bufs.back().device_ptr()) + kGuardBytes);
+    }
+    c.run_cuda_baseline(ptrs, ctx.numerics);
+    ctx.device->synchronize();
+    for (const Expected& e : pb.expected) {
+      HostArray got = pb.arrays.at(e.buffer);
+      if (got.byte_size()) bufs[e.buffer].copy_to_host(got.bytes.data(), got.byte_size(), kGuardBytes);
+      const CheckResult cr = check_output(got.to_double(), e.ref, e.mag, e.tol);
+      if (!cr.passed())
+        return fmt::format("the baseline's output '{}' is outside the case's tolerance (worst error / tolerance {:.3g})",
+                           got.name, cr.worst_ratio);
+    }
+  } catch (const std::exception& e) {
+    return std::string("the baseline failed: ") + e.what();
+  }
+  return "";
+}
+
+// The number of array sets a comparison rotates through: enough to span twice the
+// last-level cache (at most 16).
+int buffer_sets_for(const Problem& pb, int64_t llc_bytes) {
+  size_t bytes = 0;
+  for (const HostArray& a : pb.arrays) bytes += a.byte_size();
+  if (llc_bytes <= 0 || bytes == 0) return 1;
+  return static_cast<int>(std::clamp<int64_t>(
+      (2 * llc_bytes + static_cast<int64_t>(bytes) - 1) / static_cast<int64_t>(bytes), 1, 16));
+}
+
+// The cuda form of compare_with_baseline: both arms enqueue on the default stream and are
+// timed by the device clock (CUDA events), rotating through array sets past the GPU's L2.
+Comparison compare_with_cuda_baseline(const Case& c, const Problem& pb, const CompiledKernel& k, const Grid& grid,
+                                      const std::vector<Arg>& args, const std::vector<Buffer>& bufs, ExecContext& ctx,
+                                      const TimingPlan& plan, TimingResult& tritium_timing) {
+  Comparison cmp;
+  cmp.baseline = c.cuda_baseline;
+  cmp.problem = check_cuda_baseline(c, pb, ctx);
+  if (!cmp.problem.empty()) return cmp;
+  cmp.baseline_ok = true;
+  const int sets = buffer_sets_for(pb, ctx.llc_bytes);
+  std::vector<std::vector<Buffer>> dbufs(static_cast<size_t>(sets - 1));
+  std::vector<std::vector<Arg>> dargs{args};
+  std::vector<std::vector<void*>> dptrs(static_cast<size_t>(sets));
+  for (const Buffer& b : bufs) dptrs[0].push_back(static_cast<char*>(b.device_ptr()) + kGuardBytes);
+  for (int s = 1; s < sets; ++s) {
+    for (const HostArray& a : pb.arrays) {
+      dbufs[s - 1].push_back(upload_guarded(*ctx.device, a));
+      dptrs[s].push_back(static_cast<char*>(dbufs[s - 1].back().device_ptr()) + kGuardBytes);
+    }
+    dargs.push_back(make_args(pb, dbufs[s - 1]));
+  }
+  cmp.buffer_sets = sets;
+  DeviceClock& clock = *ctx.clock;
+  const InterleavedTiming t = time_interleaved_measured(
+      [&](Arm arm, int round) {
+        const size_t s = static_cast<size_t>(round % sets);
+        if (arm == Arm::B) return clock.time([&] { c.run_cuda_baseline(dptrs[s], ctx.numerics); });
+        return clock.time([&] { k.launch_async(grid, dargs[s]); });
       },
       plan);
   cmp.rounds = t.rounds;
@@ -202,13 +276,19 @@ CaseResult run_case(const Case& c, ExecContext& ctx) {
     TimingPlan plan = ctx.plan;
     // Automatic mode on a slow case: the checked launch already warmed everything up.
     if (plan.budget_s > 0 && first_launch_s > plan.budget_s / 4) plan.warmup = 0, plan.warmup_s = 0;
-    if (ctx.compare && c.run_baseline) {
+    const bool on_cuda = ctx.device->name() == "cuda";
+    if (!ctx.clock) ctx.clock = clock_for(*ctx.device);
+    if (ctx.compare && (on_cuda ? bool(c.run_cuda_baseline) : bool(c.run_baseline))) {
       r.compared = true;
-      r.comparison = compare_with_baseline(c, pb, k, grid, args, ctx, plan, r.timing);
+      r.comparison = on_cuda ? compare_with_cuda_baseline(c, pb, k, grid, args, bufs, ctx, plan, r.timing)
+                             : compare_with_baseline(c, pb, k, grid, args, ctx, plan, r.timing);
       r.timed = r.comparison.baseline_ok;
       if (r.timed) return r;
     }
-    r.timing = time_launches([&] { k.launch(grid, args); }, [&] { ctx.device->synchronize(); }, plan);
+    if (on_cuda)  // the GPU's own clock: CUDA events around each launch
+      r.timing = time_launches_measured([&] { return ctx.clock->time([&] { k.launch_async(grid, args); }); }, plan);
+    else
+      r.timing = time_launches([&] { k.launch(grid, args); }, [&] { ctx.device->synchronize(); }, plan);
     r.timed = true;
   } catch (const std::exception& e) {
     r.passed = false;

@@ -9,6 +9,7 @@
 
 #include <tritium/tritium.h>
 
+#include "device_clock.h"
 #include "report.h"
 #include "suite.h"
 #include "timing.h"
@@ -31,11 +32,14 @@ struct ExecContext {
   std::function<void(const std::string& stage)> progress;
   std::map<std::string, Module> modules;  ///< parsed kernel files, by file name (filled lazily)
   CompileOptions options;         ///< how the case's kernel is compiled (portable numerics, ...)
-  /// Time each case interleaved with its cpu baseline (Case::run_baseline; the device's
-  /// memory must be host memory: the cpu backend) instead of alone.
+  /// Time each case interleaved with its baseline instead of alone: Case::run_baseline on
+  /// the cpu backend (host memory), Case::run_cuda_baseline on cuda (device pointers).
   bool compare = false;
-  /// The last-level cache (bytes) inputs are rotated past in a comparison (0: no rotation).
+  /// The last-level cache (bytes) inputs are rotated past in a comparison (0: no rotation):
+  /// the host's for cpu, the GPU's L2 for cuda.
   int64_t llc_bytes = 0;
+  /// How launches are timed (device_clock.h); run_case makes clock_for(*device) when null.
+  std::shared_ptr<DeviceClock> clock;
   bool time = true;               ///< time repeated launches after the checked one
   /// Called, when set, with each output array as the checked launch left it (the bytes the
   /// kernel wrote, `tritium hash`'s input).

@@ -26,6 +26,9 @@ struct CopyBandwidth {
   size_t buffer_bytes = 0;  ///< size of the source (and of the destination)
   int threads = 1;          ///< threads that copied, each its own contiguous slice
   int reps = 0;             ///< timed copies
+  /// How it was copied, for the report: "" for the host's memcpy (threads above), else e.g.
+  /// "cuMemcpyDtoD on the GPU" (device_clock.h).
+  std::string method;
 };
 
 /// Measures memcpy bandwidth on this machine: a source and a destination of `buffer_bytes`
@@ -37,8 +40,9 @@ CopyBandwidth measure_copy_bandwidth(size_t buffer_bytes = 0, int threads = 0, i
 
 /// Whether the host's memcpy bandwidth is the roofline of `backend`'s memory-bound kernels:
 /// true for the backends that run on the host's memory ("cpu", "interp"); false for GPUs,
-/// whose memory the bench does not measure, so their cases show no %copy rather than a
-/// fraction of the host's bandwidth.
+/// whose roof is their own device copy (device_clock.h's measure_device_copy_bandwidth for
+/// cuda; none measured for opencl GPUs, whose cases then show no %copy rather than a
+/// fraction of the host's bandwidth).
 bool host_copy_is_roofline(const std::string& backend);
 
 }  // namespace tritium::bench

@@ -90,11 +90,13 @@ std::string format_seconds(double s) {
 }
 
 std::string format_header(const RunInfo& info) {
-  std::string copy = info.copy.bytes_per_s > 0
+  std::string copy = info.copy.bytes_per_s <= 0 ? fmt::format("not measured for the {} backend", info.backend)
+                     : info.copy.method.empty()
                          ? fmt::format("{:.2f} GB/s (memcpy of {} MiB, {} threads, read + write)",
                                        info.copy.bytes_per_s / 1e9, info.copy.buffer_bytes >> 20,
                                        info.copy.threads)
-                         : fmt::format("not measured for the {} backend", info.backend);
+                         : fmt::format("{:.2f} GB/s ({} of {} MiB, read + write)", info.copy.bytes_per_s / 1e9,
+                                       info.copy.method, info.copy.buffer_bytes >> 20);
   return fmt::format("tritium {} bench | {} | {} threads | LLC {} | copy bandwidth {} | backend {}: {}\n",
                      info.version, info.machine.cpu_model, info.machine.threads,
                      format_bytes(info.machine.llc_bytes), copy, info.backend, info.device);
@@ -191,6 +193,7 @@ nlohmann::json to_json(const std::vector<CaseResult>& results, const RunInfo& in
                            {"buffer_bytes", info.copy.buffer_bytes},
                            {"threads", info.copy.threads},
                            {"reps", info.copy.reps},
+                           {"method", info.copy.method.empty() ? "host memcpy" : info.copy.method},
                            {"definition", "2 * buffer_bytes / median memcpy time"}};
   doc["backend"] = info.backend;
   doc["compute_peak"] = {{"flops_per_s", info.compute_peak_flops},

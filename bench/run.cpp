@@ -15,9 +15,11 @@
 #include "chart.h"
 #include "previous.h"
 #include "exec.h"
+#include "device_clock.h"
 #include "membw.h"
 #include "report.h"
 #include "suite.h"
+#include "upstream.h"
 
 namespace tritium::bench {
 namespace {
@@ -114,6 +116,12 @@ int run_bench(const BenchOptions& opts) {
   if (host_copy_is_roofline(backend)) {
     progress.message("tritium bench: measuring memory copy bandwidth ...");
     info.copy = measure_copy_bandwidth();
+  } else if (backend == "cuda") {
+    progress.message("tritium bench: measuring the GPU's copy bandwidth ...");
+    info.copy.bytes_per_s = measure_device_copy_bandwidth(*device);
+    info.copy.buffer_bytes = size_t{1} << 30;
+    info.copy.reps = 20;
+    info.copy.method = "cuMemcpyDtoD on the GPU, CUDA events";
   }
   fmt::print("{}", format_header(info));
   std::fflush(stdout);
@@ -122,9 +130,14 @@ int run_bench(const BenchOptions& opts) {
   ctx.device = device.get();
   ctx.kernels_dir = opts.kernels_dir.empty() ? default_kernels_dir() : opts.kernels_dir;
   ctx.numerics.dot_tf32 = backend == "cuda";
-  // The cpu baselines run on host memory: the cpu backend's (the others have theirs to come).
-  ctx.compare = opts.vs == "auto" && backend == "cpu";
+  // The cpu baselines run on host memory (the cpu backend); cuBLAS on cuda's device memory.
+  ctx.compare = opts.vs == "auto" && (backend == "cpu" || backend == "cuda");
   ctx.llc_bytes = info.machine.llc_bytes;
+  if (backend == "cuda") {
+    const auto props = device->properties();
+    const auto l2 = props.find("l2_cache_size");
+    ctx.llc_bytes = l2 == props.end() ? 0 : l2->second;
+  }
   ctx.plan.warmup = opts.warmup >= 0 ? opts.warmup : 2;
   ctx.plan.repeat = opts.repeat > 0 ? opts.repeat : 10;
   // Without --repeat/--warmup, slow cases stop after ~2 s of timed launches (3 at least)
@@ -154,20 +167,85 @@ int run_bench(const BenchOptions& opts) {
     }
   }
   fmt::print("\n{}", format_table(results, info));
+  std::fflush(stdout);
+  const std::string stem = opts.json_path.size() > 5 && opts.json_path.ends_with(".json")
+                               ? opts.json_path.substr(0, opts.json_path.size() - 5)
+                               : opts.json_path;
+
+  // On cuda, upstream Triton, torch and torch SDPA through the Python driver (upstream.h).
+  nlohmann::json upstream;
+  if (backend == "cuda" && opts.vs == "auto") {
+    UpstreamOptions u;
+    u.python = upstream_python();
+    const std::string why = upstream_status(u.python);
+    if (!why.empty()) {
+      fmt::print("not run: upstream Triton, torch and torch SDPA baselines: {}\n", why);
+    } else {
+      u.kernels_dir = ctx.kernels_dir;
+      u.library = tritium_c_library();
+      u.quick = opts.quick;
+      u.only = opts.filter.substr(0, opts.filter.find('/'));
+      u.dtype = opts.dtype;
+      char tmp[] = "/tmp/tritium-upstream-XXXXXX.json";
+      if (stem.empty()) {
+        const int fd = ::mkstemps(tmp, 5);
+        if (fd >= 0) ::close(fd);
+        u.json_path = tmp;
+      } else {
+        u.json_path = stem + ".upstream.json";
+      }
+      fmt::print("\nupstream Triton, tritium and the library on the same GPU (kernels/tools/bench_upstream.py{}):\n",
+                 u.library.empty() ? "; libtritium_c.so not found, tritium left out" : "");
+      std::fflush(stdout);
+      try {
+        const int rc = run_upstream(u);
+        any_failed = any_failed || rc != 0;
+        std::ifstream in(u.json_path);
+        if (in) in >> upstream;
+        if (upstream.is_null()) fmt::print("tritium bench: the upstream driver exited {} without its JSON\n", rc);
+      } catch (const std::exception& e) {
+        fmt::print("tritium bench: upstream driver: {}\n", e.what());
+        any_failed = true;
+      }
+      if (stem.empty()) std::remove(tmp);
+    }
+  }
+
   if (!opts.json_path.empty()) {
     std::ofstream out(opts.json_path);
+    nlohmann::json doc = to_json(results, info);
+    if (!upstream.is_null()) doc["upstream"] = upstream;
     // Compiler diagnostics may carry bytes that are not UTF-8: replace rather than throw.
-    out << to_json(results, info).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     if (!out) {
       fmt::print(stderr, "tritium bench: error: cannot write '{}'\n", opts.json_path);
       return 1;
     }
-    // The charts next to the JSON: FILE.ratios.svg and FILE.roofline.svg (chart.h).
-    const std::string stem = opts.json_path.size() > 5 && opts.json_path.ends_with(".json")
-                                 ? opts.json_path.substr(0, opts.json_path.size() - 5)
-                                 : opts.json_path;
-    for (const auto& [suffix, svg] : {std::pair<std::string, std::string>{".ratios.svg", ratio_chart_svg(results, info)},
-                                      {".roofline.svg", roofline_svg(results, info)}}) {
+    // The charts next to the JSON: FILE.ratios.svg and FILE.roofline.svg (chart.h), and
+    // FILE.upstream.ratios.svg / FILE.upstream.roofline.svg for the driver's cases.
+    std::vector<std::pair<std::string, std::string>> charts = {{".ratios.svg", ratio_chart_svg(results, info)},
+                                                               {".roofline.svg", roofline_svg(results, info)}};
+    if (!upstream.is_null()) {
+      try {
+        const std::vector<CaseResult> up = upstream_results(upstream);
+        const RunInfo up_info = upstream_info(upstream, info);
+        charts.emplace_back(".upstream.ratios.svg", ratio_chart_svg(up, up_info));
+        // One roofline bar per driver case (its two comparisons share tritium's timing).
+        std::vector<CaseResult> roof;
+        for (const CaseResult& r : up) {
+          const auto key = [](const CaseResult& x) { return x.info.kernel + x.info.dtype + x.info.shape; };
+          if (!roof.empty() && key(roof.back()) == key(r)) continue;
+          roof.push_back(r);
+          roof.back().info.id = fmt::format("{}/{}/{}{}", r.info.kernel, r.info.dtype, r.info.shape,
+                                            r.info.id.find("(Triton)") == std::string::npos ? "" : " (Triton)");
+        }
+        charts.emplace_back(".upstream.roofline.svg", roofline_svg(roof, up_info));
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "tritium bench: {}\n", e.what());
+        any_failed = true;
+      }
+    }
+    for (const auto& [suffix, svg] : charts) {
       if (svg.empty()) continue;
       std::ofstream(stem + suffix) << svg;
       fmt::print("chart: {}\n", stem + suffix);

@@ -42,6 +42,12 @@ struct Case {
   /// (make()'s, with the same indices); empty when the case has none.
   std::string baseline;
   std::function<void(std::vector<HostArray>& arrays)> run_baseline;
+  /// The cuda backend's in-process baseline (baselines_cuda.h: cuBLAS for matmul): its name,
+  /// and a function that enqueues it on the default stream over the device pointers of
+  /// make()'s arrays (same indices, each pointing at the array's first element); empty when
+  /// the case has none. It throws when the library is missing.
+  std::string cuda_baseline;
+  std::function<void(const std::vector<void*>& device_ptrs, const NumericsContext& numerics)> run_cuda_baseline;
 };
 
 /// Every case, in a fixed order (kernel by kernel; small before large).

@@ -20,21 +20,34 @@ TimingResult time_launches(const std::function<void()>& launch, const std::funct
   const auto w0 = clock::now();
   for (int i = 0; i < plan.warmup; ++i) launch();
   sync();
-  while (plan.warmup_s > 0 && std::chrono::duration<double>(clock::now() - w0).count() < plan.warmup_s) {
-    launch();
-    sync();
-  }
+  // The warm-up above runs back to back (one synchronisation); the measured form below
+  // synchronises each of them, which is the same for the timed part.
+  TimingPlan rest = plan;
+  rest.warmup = 0;
+  rest.warmup_s = std::max(0.0, plan.warmup_s - std::chrono::duration<double>(clock::now() - w0).count());
+  return time_launches_measured(
+      [&] {
+        const auto t0 = clock::now();
+        launch();
+        sync();
+        return std::chrono::duration<double>(clock::now() - t0).count();
+      },
+      rest);
+}
+
+TimingResult time_launches_measured(const std::function<double()>& timed_launch, const TimingPlan& plan) {
+  using clock = std::chrono::steady_clock;
+  const auto w0 = clock::now();
+  for (int i = 0; i < plan.warmup; ++i) timed_launch();
+  while (plan.warmup_s > 0 && std::chrono::duration<double>(clock::now() - w0).count() < plan.warmup_s)
+    timed_launch();
   TimingResult r;
   const int repeat = std::max(1, plan.repeat);
   const int max_repeat = std::max(repeat, plan.max_repeat);
   double total = 0;
   for (int i = 0; i < max_repeat; ++i) {
     if (i >= repeat && total >= plan.min_time_s) break;
-    const auto t0 = clock::now();
-    launch();
-    sync();
-    const auto t1 = clock::now();
-    const double s = std::chrono::duration<double>(t1 - t0).count();
+    const double s = timed_launch();
     r.samples.push_back(s);
     total += s;
     if (plan.budget_s > 0 && total > plan.budget_s && r.samples.size() >= 3) break;
@@ -60,12 +73,23 @@ InterleavedTiming time_interleaved(const std::function<void(Arm, int)>& call, co
       clock_fn ? clock_fn : std::function<double()>([origin] {
         return std::chrono::duration<double>(clock::now() - origin).count();
       });
-  // Warm-up: whole rounds, so every arm warms up alike.
-  const double w0 = now();
+  return time_interleaved_measured(
+      [&](Arm arm, int round) {
+        const double t0 = now();
+        call(arm, round);
+        return now() - t0;
+      },
+      plan);
+}
+
+InterleavedTiming time_interleaved_measured(const std::function<double(Arm, int)>& timed_call,
+                                            const TimingPlan& plan) {
+  // Warm-up: whole rounds, so every arm warms up alike; its length is the calls' own time.
+  double warm_s = 0;
   int warm = 0;
-  while (warm < plan.warmup || (plan.warmup_s > 0 && now() - w0 < plan.warmup_s)) {
+  while (warm < plan.warmup || (plan.warmup_s > 0 && warm_s < plan.warmup_s)) {
     const std::vector<Arm> order = interleaved_order(warm + 1);
-    for (size_t i = order.size() - 3; i < order.size(); ++i) call(order[i], warm);
+    for (size_t i = order.size() - 3; i < order.size(); ++i) warm_s += timed_call(order[i], warm);
     ++warm;
   }
   std::vector<double> a, b, a2;
@@ -78,9 +102,7 @@ InterleavedTiming time_interleaved(const std::function<void(Arm, int)>& call, co
     if (plan.budget_s > 0 && total_a > plan.budget_s && rounds >= 3) break;
     const std::vector<Arm> order = interleaved_order(rounds + 1);
     for (size_t i = order.size() - 3; i < order.size(); ++i) {
-      const double t0 = now();
-      call(order[i], rounds);
-      const double s = now() - t0;
+      const double s = timed_call(order[i], rounds);
       (order[i] == Arm::A ? a : order[i] == Arm::B ? b : a2).push_back(s);
       if (order[i] == Arm::A) total_a += s;
     }

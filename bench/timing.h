@@ -62,11 +62,21 @@ struct InterleavedTiming {
 InterleavedTiming time_interleaved(const std::function<void(Arm arm, int round)>& call, const TimingPlan& plan,
                                    const std::function<double()>& clock = {});
 
+/// time_interleaved() where each call measures itself: `timed_call(arm, round)` makes the
+/// call and returns its duration in seconds (e.g. CUDA events, device_clock.h), which is the
+/// sample; warm-up and the plan's time limits count those durations too.
+InterleavedTiming time_interleaved_measured(const std::function<double(Arm arm, int round)>& timed_call,
+                                            const TimingPlan& plan);
+
 /// Runs `launch` plan.warmup times (then more until plan.warmup_s has passed), then times
 /// each of plan.repeat calls of `launch` (then more while the timed total is under
 /// plan.min_time_s, at most plan.max_repeat) followed by `sync` (the device's synchronize)
 /// with std::chrono::steady_clock.
 TimingResult time_launches(const std::function<void()>& launch, const std::function<void()>& sync,
                            const TimingPlan& plan);
+
+/// time_launches() where each launch measures itself: `timed_launch()` launches, waits and
+/// returns the launch's duration in seconds (device_clock.h), which is the sample.
+TimingResult time_launches_measured(const std::function<double()>& timed_launch, const TimingPlan& plan);
 
 }  // namespace tritium::bench

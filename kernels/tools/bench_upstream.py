@@ -1,51 +1,70 @@
 #!/usr/bin/env python3
-"""Time the built-in suite's kernel sources under upstream Triton on an NVIDIA GPU.
+"""Time the built-in suite's kernels on an NVIDIA GPU: upstream Triton, tritium, the library.
 
-The first baseline of the cuda backend (issue 4): upstream Triton compiling the same
-kernels/*.py sources tritium compiles, on the same GPU, beside the strongest library
-baseline of each kernel (torch's fused ops, cuBLAS through torch.matmul, SDPA).
-
-Method (the device README's METHOD.md): fresh random inputs (never zeros), each result
-checked against a float64 torch reference before timing (relative Frobenius error against
-a bound stated per dtype; NaN fails); every variant timed with
-``triton.testing.do_bench`` (CUDA events, median); the variants of one case interleaved
-round by round (A B A' ... per round, `--rounds` rounds) so clock and thermal drift hit all
-of them alike; A' is a second timing of A, so |A/A' - 1| is the noise floor printed beside
-each ratio. Throughput counts each input read once and each output written once (bytes),
-or 2·M·N·K (matmul) and 4·Z·H·N²·D, halved for causal (attention).
-
-With ``--tritium build/capi/libtritium_c.so`` tritium's cuda backend joins the same run
+The A/B of the cuda backend (issues 4 and 7): upstream Triton compiling the same
+kernels/*.py sources tritium compiles, on the same GPU in the same process, beside the
+strongest library baseline of each kernel (torch's fused ops, cuBLAS through torch.matmul,
+torch SDPA). With ``--tritium build/capi/libtritium_c.so`` tritium's cuda backend joins
 (kernels/tools/tritium_ctypes.py: the same kernels/*.py files, the same tensors, launch
-configurations and specialization rules, launched without a host synchronisation): its
-result is checked like Triton's, and each round times Triton, tritium, the baseline,
-Triton' and tritium' in turn (A B C A' B'). "tt/tri" is Triton's time over tritium's
-(tritium's speed as a fraction of Triton's), with tritium's own noise floor |B/B' - 1|
-beside it and issue 4's target (0.9 memory-bound, 0.8 matmul, 0.7 attention).
+configurations and specialization rules, launched without a host synchronisation).
+
+Correctness first: fresh random inputs (never zeros); each output is poisoned with NaN,
+the kernel run, and the result checked against a float64 torch reference (relative
+Frobenius error against a bound stated per dtype; NaN or Inf fails). A case whose Triton
+result is wrong is not timed; a tritium that is wrong or fails to compile or launch is left
+out of the case's timing, and both make the exit status 1.
+
+Timing (the statistics are in kernels/tools/bench_stats.py):
+- Arms: "triton"; "tritium" (when given and its result checked ok); the baseline ("torch",
+  "cublas" or "sdpa"); and a noise-floor arm, a second timing of the same callable in the
+  same rounds: "tritium'", or "triton'" when tritium is absent.
+- Warm-up: whole rounds until every arm ran at least 10 times and 0.2 s passed.
+- Each round calls every arm once, in list order in even rounds and reversed in odd ones,
+  so no arm always follows the same one. Before every call, outside the timed region, the
+  L2 cache is cleared by zeroing a 256 MiB buffer (as triton.testing.do_bench does): each
+  call starts with its inputs in device memory, not in L2. Each call is bracketed by its
+  own pair of CUDA events; one synchronisation per round. Rounds: at least --rounds, then
+  on while the first arm's timed calls total under --time-per-case seconds; at most 500.
+- Ratios, each taken per round (the two calls of a round shared clocks and temperature) and
+  reported as the median over rounds with a 95% percentile-bootstrap interval:
+    tritium_vs_triton   = triton / tritium   (above 1: tritium faster than Triton)
+    tritium_vs_baseline = baseline / tritium (above 1: tritium faster than the library)
+    triton_vs_baseline  = baseline / triton  (above 1: Triton faster than the library)
+    noise               = noise arm / its first arm (an A/A ratio: how far its interval
+                          strays from 1 is what this setup cannot resolve)
+  Issue 4's target applies to tritium_vs_triton's median: 0.9 memory-bound, 0.8 matmul,
+  0.7 attention; a speed short of it is reported, not an error.
+- Amounts: memory-bound cases count each input read once and each output written once
+  (bytes); matmul 2·M·N·K flops; attention 4·Z·H·N²·D flops, halved when causal.
+- Roofs, measured in the same run: the device's copy bandwidth (dst.copy_(src) on 1 GiB,
+  2 bytes moved per byte copied, median of 20 after 5 warm-up), against which memory-bound
+  cases report percent_of_roof; and the best flop rate cuBLAS reached on the matmul cases of
+  this run, against which matmul and attention report theirs (none when no matmul ran).
 
 Not part of CI (needs a GPU, torch and triton). Run from the repository root:
-    python3 kernels/tools/bench_upstream.py [--quick] [--json out.json] [--only NAME] [--tritium LIB]
-Prints one table line per case; exit status 1 when a result (Triton's or tritium's) is
-wrong or tritium fails to compile or launch a case; a speed short of the target is
-reported, not an error.
+    python3 kernels/tools/bench_upstream.py [--quick] [--only NAME] [--dtype fp32|fp16|bf16]
+        [--rounds N] [--time-per-case S] [--json FILE] [--tritium LIB]
+Prints one table line per case once all ran (progress lines start with '#'); exit status 1
+when a result (Triton's or tritium's) is wrong or tritium fails to compile or launch a case.
 """
 
 import argparse
 import json
 import math
-import os
-import statistics
 import sys
+import time
 from functools import partial
 
 import torch
 import triton
 import torch.nn.functional as F
-from triton.testing import do_bench
 
 DEV = "cuda"
 
-
-from kernel_loader import load_kernels  # noqa: E402  (kernels/tools on sys.path when run as a script)
+# kernels/tools is on sys.path when this runs as a script.
+from kernel_loader import load_kernels  # noqa: E402
+from bench_stats import (finite_or_none, fmt_ratio, median, more_rounds, paired_ratio,  # noqa: E402
+                         percent_of_roof, round_order)
 
 
 def rnd(*shape, dtype, scale=1.0):
@@ -220,24 +239,156 @@ def target_of(case):
     return TARGET["matmul"] if case.name.startswith("matmul") else TARGET["attention"]
 
 
-def time_case(variants, rounds):
-    """Median ms per (label, fn) over `rounds` interleaved rounds (ABC...A'B'... per round)."""
-    samples = {l: [] for l, _ in variants}
-    for _ in range(rounds):
-        for l, f in variants:
-            samples[l].append(do_bench(f, warmup=10, rep=40, return_mode="median"))
-    return {l: statistics.median(v) for l, v in samples.items()}
+
+WARMUP_CALLS, WARMUP_S = 10, 0.2
+L2_CLEAR_BYTES = 256 << 20
+DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+
+def events():
+    return torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+
+
+def copy_bandwidth(nbytes=1 << 30):
+    """Device copy bandwidth in bytes/s: dst.copy_(src) on `nbytes`, counted as 2·nbytes
+    moved, the median of 20 event-timed copies after 5 warm-up ones."""
+    src = torch.empty(nbytes, dtype=torch.uint8, device=DEV).random_(0, 256)
+    dst = torch.empty_like(src)
+    for _ in range(5):
+        dst.copy_(src)
+    ev = [events() for _ in range(20)]
+    for s, e in ev:
+        s.record()
+        dst.copy_(src)
+        e.record()
+    torch.cuda.synchronize()
+    return 2 * nbytes / median([s.elapsed_time(e) * 1e-3 for s, e in ev])
+
+
+def time_arms(arms, min_rounds, time_per_case, l2):
+    """{label: [seconds of each timed round]} for the (label, fn) `arms`, called once per
+    round in bench_stats.round_order, `l2` zeroed before every call (the module docstring)."""
+    fns = dict(arms)
+    labels = list(fns)
+    ev = {label: events() for label in labels}  # one pair per call of a round, reused each round
+
+    def one_round(r):
+        for label in round_order(labels, r):
+            l2.zero_()
+            ev[label][0].record()
+            fns[label]()
+            ev[label][1].record()
+        torch.cuda.synchronize()
+
+    r, t0 = 0, time.perf_counter()
+    while r < WARMUP_CALLS or time.perf_counter() - t0 < WARMUP_S:  # warm-up rounds, not kept
+        one_round(r)
+        r += 1
+    samples = {label: [] for label in labels}
+    r = 0
+    while more_rounds(r, sum(samples[labels[0]]), min_rounds, time_per_case):
+        one_round(r)
+        for label, (s, e) in ev.items():
+            samples[label].append(s.elapsed_time(e) * 1e-3)
+        r += 1
+    return samples
+
+
+def check(c):
+    """{arm: check dict} for the impls of case `c` (a compile or launch error is reported)."""
+    out = {}
+    for label, fn in c.impls.items():
+        try:
+            err, bound = c.check(fn)
+            err, bound, msg = float(err), float(bound), ""
+        except Exception as e:  # a tritium compile or launch error: reported, the case goes on
+            err, bound, msg = math.inf, 0.0, ((str(e).splitlines() or [type(e).__name__])[0])[:200]
+        out[label] = {"rel_err": err, "bound": bound, "ok": not msg and err <= bound, "error": msg}
+    return out
+
+
+def run_case(c, args, l2, copy_bps):
+    """The case's JSON record (the schema in main's --json help); compute-bound cases'
+    percent_of_roof is filled in by main once every case ran."""
+    mem = c.kind == "GB/s"
+    r = {"kernel": c.name, "shape": list(c.shape), "dtype": str(c.dtype).replace("torch.", ""), "unit": c.kind,
+         "bytes": float(c.amount) if mem else 0.0, "flops": 0.0 if mem else float(c.amount),
+         "baseline": c.baseline[0], "checks": check(c), "timed": False, "rounds": 0, "arms": {}, "ratios": {},
+         "percent_of_roof": {}, "target": target_of(c) if "tritium" in c.impls else None, "meets_target": None}
+    ok = {label: ch["ok"] for label, ch in r["checks"].items()}
+    if not ok["triton"]:
+        return r
+    first = "tritium" if ok.get("tritium") else "triton"
+    base = c.baseline[0]
+    arms = [("triton", c.impls["triton"])] + ([("tritium", c.impls["tritium"])] if first == "tritium" else [])
+    arms += [c.baseline, (first + "'", c.impls[first])]
+    s = time_arms(arms, args.rounds, args.time_per_case, l2)
+    r["timed"], r["rounds"] = True, len(s["triton"])
+    r["arms"] = {label: {"median_s": median(v), "samples_s": v} for label, v in s.items()}
+    pairs = {"tritium_vs_triton": ("triton", "tritium"), "tritium_vs_baseline": (base, "tritium"),
+             "triton_vs_baseline": (base, "triton"), "noise": (first + "'", first)}
+    r["ratios"] = {k: paired_ratio(s[a], s[b]) for k, (a, b) in pairs.items() if a in s and b in s}
+    if mem:
+        r["percent_of_roof"] = {a: percent_of_roof(c.amount, r["arms"][a]["median_s"], copy_bps)
+                                for a in ("triton", "tritium", base) if a in s}
+    if "tritium_vs_triton" in r["ratios"]:
+        r["meets_target"] = r["ratios"]["tritium_vs_triton"]["median"] >= r["target"]
+    return r
+
+
+def compute_peak(rows):
+    """(flops/s, source): the best rate the cuBLAS baseline reached on this run's cases."""
+    peak, src = 0.0, "none (no matmul case timed)"
+    for r in rows:
+        if r["timed"] and r["flops"] and r["baseline"] == "cublas":
+            rate = r["flops"] / r["arms"]["cublas"]["median_s"]
+            if rate > peak:
+                peak, src = rate, f"cublas on {r['kernel']} {tuple(r['shape'])} {r['dtype']}"
+    return peak, src
+
+
+def errors_of(r):
+    return "; ".join(f"{a} ERROR: {ch['error']}" if ch["error"] else
+                     f"{a} WRONG: err {ch['rel_err']:.2e} > bound {ch['bound']:.1e}"
+                     for a, ch in r["checks"].items() if not ch["ok"])
+
+
+HDR = (f"{'kernel':17} {'shape':20} {'dtype':9} {'arm':8} {'ms':>9} {'rate':>8} {'%roof':>6} "
+       f"{'vs triton [95%]':22} {'base':6} {'vs base [95%]':22} {'A/A [95%]':22} {'target':6} errors")
+
+
+def table_line(r):
+    a = "tritium" if "tritium" in r["arms"] else "triton"
+    head = f"{r['kernel']:17} {str(tuple(r['shape'])):20} {r['dtype']:9} {a:8}"
+    if not r["timed"]:
+        return f"{head} {'not timed':>9} {'':8} {'':6} {'':22} {r['baseline']:6} {'':22} {'':22} {'':6} {errors_of(r)}"
+    t = r["arms"][a]["median_s"]
+    amount, scale = (r["bytes"], 1e9) if r["unit"] == "GB/s" else (r["flops"], 1e12)
+    roof = r["percent_of_roof"].get(a)
+    rt = r["ratios"]
+    vs_base = rt.get("tritium_vs_baseline" if a == "tritium" else "triton_vs_baseline")
+    tgt = "" if r["meets_target"] is None else ("ok" if r["meets_target"] else "short")
+    return (f"{head} {t * 1e3:9.4f} {amount / t / scale:8.1f} {'-' if roof is None else f'{roof:.1f}':>6} "
+            f"{fmt_ratio(rt.get('tritium_vs_triton')):22} {r['baseline']:6} {fmt_ratio(vs_base):22} "
+            f"{fmt_ratio(rt.get('noise')):22} {tgt:6} {errors_of(r)}").rstrip()
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="small shapes, for a smoke run")
-    ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--only", default="", help="run only cases whose name contains this")
-    ap.add_argument("--json", default="", help="write every figure to this file")
+    ap.add_argument("--dtype", choices=sorted(DTYPES), help="run only cases of this storage dtype")
+    ap.add_argument("--rounds", type=int, default=30, help="timed rounds per case, at least (default 30)")
+    ap.add_argument("--time-per-case", type=float, default=1.0, metavar="S",
+                    help="go on past --rounds while the first arm's timed total is under S seconds (default 1.0)")
+    ap.add_argument("--json", default="", metavar="FILE",
+                    help="write every figure to FILE (top level: driver, gpu, triton, torch, tritium, "
+                         "copy_bytes_per_s, compute_peak_flops, compute_peak_source, cases)")
     ap.add_argument("--tritium", default="", metavar="LIB",
                     help="also run tritium's cuda backend on the same sources, through LIB (libtritium_c.so)")
     args = ap.parse_args()
+    if args.rounds < 1:
+        ap.error("--rounds must be at least 1")
     torch.manual_seed(20261201)
     # Upstream Triton writes device-side tensor descriptors (matmul_descriptor_kernel) into
     # scratch memory from this allocator; tritium allocates its own.
@@ -246,75 +397,48 @@ def main():
     if args.tritium:
         from tritium_ctypes import TritiumLib
         tritium = TritiumLib(args.tritium, backend="cuda")
-    print(f"# upstream triton {triton.__version__}, torch {torch.__version__}, {torch.cuda.get_device_name()}"
-          + (f", tritium {tritium.version()}" if tritium else ""))
+    gpu = torch.cuda.get_device_name()
+    print(f"# upstream triton {triton.__version__}, torch {torch.__version__}, {gpu}"
+          + (f", tritium {tritium.version()}" if tritium else ""), flush=True)
+    copy_bps = copy_bandwidth()
+    torch.cuda.empty_cache()
+    print(f"# copy bandwidth {copy_bps / 1e9:.1f} GB/s (1 GiB copy_, median of 20)", flush=True)
+    l2 = torch.empty(L2_CLEAR_BYTES, dtype=torch.int8, device=DEV)
     load = loader(tritium)
     cases = memory_cases(args.quick, load) + matmul_cases(args.quick, load) + attention_cases(args.quick, load)
-    cases = [c for c in cases if args.only in c.name]
-    rows, failed = [], 0
-    hdr = (f"{'kernel':17} {'shape':20} {'dtype':9} {'err':>9} {'triton ms':>10} {'rate':>9} {'base':7} "
-           f"{'base ms':>9} {'rate':>9} {'tri/base':>8} {'noise':>6}")
-    if tritium:
-        hdr += f" {'tt err':>9} {'tritium ms':>10} {'rate':>9} {'tt/tri':>7} {'noise':>6} {'target':>6}"
-    print(hdr, flush=True)
-    for c in cases:
-        rate = (lambda ms: c.amount / (ms * 1e-3) / (1e9 if c.kind == "GB/s" else 1e12))
-        r = {"kernel": c.name, "shape": list(c.shape), "dtype": str(c.dtype).replace("torch.", ""), "unit": c.kind}
-        checks = {}
-        for label, fn in c.impls.items():
-            try:
-                err, bound = c.check(fn)
-                checks[label] = (err, bound, err <= bound, "")
-            except Exception as e:  # a tritium compile or launch error: reported, the case goes on
-                checks[label] = (math.inf, 0.0, False, str(e).splitlines()[0][:200])
-        r["checks"] = {l: {"rel_err": e, "bound": b, "ok": ok, "error": msg} for l, (e, b, ok, msg) in checks.items()}
-        r["rel_err"], r["bound"], r["ok"] = checks["triton"][0], checks["triton"][1], checks["triton"][2]
-        failed += sum(not ok for _, _, ok, _ in checks.values())
-        rows.append(r)
-        if not checks["triton"][2]:
-            print(f"{c.name:17} {str(c.shape):20} {r['dtype']:9} {checks['triton'][0]:9.2e} WRONG under Triton "
-                  f"(bound {checks['triton'][1]:.1e})", flush=True)
-            continue
-        tt_ok = "tritium" in checks and checks["tritium"][2]
-        variants = [("triton", c.impls["triton"])]
-        if tt_ok:
-            variants.append(("tritium", c.impls["tritium"]))
-        variants.append(c.baseline)
-        variants.append(("triton'", c.impls["triton"]))
-        if tt_ok:
-            variants.append(("tritium'", c.impls["tritium"]))
-        t = time_case(variants, args.rounds)
-        r["ms"] = t
-        base_label = c.baseline[0]
-        ratio = t[base_label] / t["triton"]                   # > 1: Triton faster
-        noise = abs(t["triton"] / t["triton'"] - 1)
-        r.update(ratio_vs_baseline=ratio, noise=noise)
-        line = (f"{c.name:17} {str(c.shape):20} {r['dtype']:9} {checks['triton'][0]:9.2e} {t['triton']:10.4f} "
-                f"{rate(t['triton']):9.1f} {base_label:7} {t[base_label]:9.4f} {rate(t[base_label]):9.1f} "
-                f"{ratio:8.3f} {noise:6.1%}")
-        if "tritium" in checks:
-            e, b, ok, msg = checks["tritium"]
-            if not ok:
-                line += f" tritium {'ERROR: ' + msg if msg else f'WRONG: err {e:.2e} > bound {b:.1e}'}"
-            else:
-                sp = t["triton"] / t["tritium"]                # tritium's speed / Triton's (>= target)
-                tn = abs(t["tritium"] / t["tritium'"] - 1)
-                tg = target_of(c)
-                r.update(tritium_vs_triton=sp, tritium_noise=tn, target=tg, meets_target=sp >= tg)
-                line += (f" {e:9.2e} {t['tritium']:10.4f} {rate(t['tritium']):9.1f} {sp:7.3f} {tn:6.1%} "
-                         f"{'ok' if sp >= tg else 'short':>6}")
-        print(line, flush=True)
-    print(f"# rate: GB/s for memory-bound, TFLOP/s for matmul/attention; tri/base = baseline time / Triton time "
-          f"(> 1: Triton faster); noise = |A/A' - 1|" +
-          ("; tt/tri = Triton time / tritium time (tritium's speed as a fraction of Triton's; target "
-           "0.9 memory-bound, 0.8 matmul, 0.7 attention)" if tritium else ""))
+    cases = [c for c in cases if args.only in c.name and (not args.dtype or c.dtype == DTYPES[args.dtype])]
+    rows = []
+    for i, c in enumerate(cases):
+        t0 = time.perf_counter()
+        rows.append(run_case(c, args, l2, copy_bps))
+        print(f"# [{i + 1}/{len(cases)}] {c.name} {c.shape} {rows[-1]['dtype']}: {rows[-1]['rounds']} rounds, "
+              f"{time.perf_counter() - t0:.1f} s", flush=True)
+    peak, peak_src = compute_peak(rows)
+    for r in rows:
+        if r["timed"] and r["flops"] and peak > 0:
+            r["percent_of_roof"] = {a: percent_of_roof(r["flops"], r["arms"][a]["median_s"], peak)
+                                    for a in ("triton", "tritium", r["baseline"]) if a in r["arms"]}
+    print(HDR)
+    for r in rows:
+        print(table_line(r))
+    print("# arm: the kernel whose ms/rate/%roof are shown (tritium when it ran, else triton); rate GB/s "
+          "(memory-bound) or TFLOP/s; %roof: of the copy bandwidth or of the compute peak; vs triton = "
+          "triton/tritium, vs base = baseline/arm, A/A = noise arm/arm (medians over rounds, 95% bootstrap "
+          "intervals; above 1: the arm faster); target (tritium vs triton): 0.9 memory-bound, 0.8 matmul, "
+          "0.7 attention")
+    print(f"# roofs: copy {copy_bps / 1e9:.1f} GB/s; compute {peak / 1e12:.1f} TFLOP/s ({peak_src})")
+    for r in rows:
+        for ch in r["checks"].values():
+            ch["rel_err"] = finite_or_none(ch["rel_err"])
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"triton": triton.__version__, "torch": torch.__version__,
-                       "tritium": tritium.version() if tritium else None,
-                       "gpu": torch.cuda.get_device_name(), "cases": rows}, f, indent=1)
+            json.dump({"driver": "kernels/tools/bench_upstream.py", "gpu": gpu, "triton": triton.__version__,
+                       "torch": torch.__version__, "tritium": tritium.version() if tritium else None,
+                       "copy_bytes_per_s": copy_bps, "compute_peak_flops": peak, "compute_peak_source": peak_src,
+                       "cases": rows}, f, indent=1, allow_nan=False)
+    failed = sum(not ch["ok"] for r in rows for ch in r["checks"].values())
     if tritium:
-        met = sum(1 for r in rows if r.get("meets_target"))
+        met = sum(1 for r in rows if r["meets_target"])
         print(f"# tritium: {met} of {len(rows)} cases at or above the target")
     print(f"# {len(rows)} cases, {failed} wrong results (Triton or tritium)")
     return 1 if failed else 0

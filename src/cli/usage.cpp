@@ -156,6 +156,20 @@ DESCRIPTION
     bootstrap 95% interval; "A/A" is the same figure for tritium against itself, the
     noise floor. The baseline's outputs are checked against the reference first.
 
+    On the cuda backend the timings are CUDA events around each call, the roof is the
+    GPU's own device-to-device copy (cuMemcpyDtoD of 1 GiB), matmul is timed against
+    cuBLAS (cublasGemmEx, loaded at run time; tf32 for fp32 as tl.dot), and the
+    compute roof is cuBLAS's best rate of the run. When a Python with torch and
+    triton is present ($TRITIUM_PYTHON, else python3), the bench then runs
+    kernels/tools/bench_upstream.py: upstream Triton compiling the same kernel
+    sources, tritium (through libtritium_c.so beside the executable, or
+    $TRITIUM_C_LIBRARY) and the strongest library baseline (torch's fused ops,
+    cuBLAS, torch SDPA), interleaved call by call with the L2 cleared before each
+    call; its table follows ours, its figures go into the JSON under "upstream" and
+    its charts beside it. Otherwise a "not run" line says why.
+
+    Backends this machine lacks are listed in the header with the reason.
+
 OPTIONS
     --backend NAME     backend to run on (default: the best one present; see
                        tritium doctor)
@@ -164,11 +178,16 @@ OPTIONS
     --quick            run the small CI set instead of the full suite
     --vs auto|none|FILE
                        auto (default): time each case against its baseline where
-                       the backend has one (cpu); none: time tritium alone; FILE:
+                       the backend has one (cpu: C++ loop, OpenBLAS; cuda: cuBLAS,
+                       then the upstream driver); none: time tritium alone; FILE:
                        an earlier run's --json file, each case compared with its
                        earlier times (same id and backend; not interleaved, so no
                        noise floor: for regressions)
-    --json PATH        also write every figure of the run as JSON to PATH
+    --json PATH        also write every figure of the run as JSON to PATH, and
+                       the charts beside it: PATH-stem.ratios.svg (speed-up bars
+                       with 95% intervals and the noise band), .roofline.svg, and
+                       on cuda .upstream.json, .upstream.ratios.svg and
+                       .upstream.roofline.svg
     --repeat N         timed repetitions per case; the median is reported
     --warmup N         untimed launches before timing
     --list             print the case list and exit without compiling anything

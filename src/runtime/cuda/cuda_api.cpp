@@ -109,7 +109,9 @@ void load_driver(DriverState& s) {
       TR_CU_SYM(cuMemAlloc_v2), TR_CU_SYM(cuMemFree_v2), TR_CU_SYM(cuMemcpyHtoD_v2), TR_CU_SYM(cuMemcpyDtoH_v2),
       TR_CU_SYM(cuMemsetD32Async), TR_CU_SYM(cuMemcpyDtoHAsync_v2), TR_CU_SYM(cuStreamSynchronize),
       TR_CU_SYM(cuModuleLoadDataEx), TR_CU_SYM(cuModuleUnload), TR_CU_SYM(cuModuleGetFunction),
-      TR_CU_SYM(cuFuncGetAttribute), TR_CU_SYM(cuFuncSetAttribute), TR_CU_SYM(cuLaunchKernel);
+      TR_CU_SYM(cuFuncGetAttribute), TR_CU_SYM(cuFuncSetAttribute), TR_CU_SYM(cuLaunchKernel),
+      TR_CU_SYM(cuEventCreate), TR_CU_SYM(cuEventDestroy_v2), TR_CU_SYM(cuEventRecord),
+      TR_CU_SYM(cuEventSynchronize), TR_CU_SYM(cuEventElapsedTime), TR_CU_SYM(cuMemcpyDtoD_v2);
 #undef TR_CU_SYM
   a.library = library_of(reinterpret_cast<void*>(a.cuInit), "libcuda.so.1");
   if (!missing.empty()) {

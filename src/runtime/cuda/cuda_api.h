@@ -39,6 +39,8 @@ struct CUfunc_st;
 using CUfunction = CUfunc_st*;
 struct CUstream_st;
 using CUstream = CUstream_st*;
+struct CUevent_st;
+using CUevent = CUevent_st*;
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
@@ -105,6 +107,13 @@ struct DriverApi {
   CUresult (*cuFuncSetAttribute)(CUfunction fn, int attribute, int value);
   CUresult (*cuLaunchKernel)(CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                              unsigned bz, unsigned shared_bytes, CUstream stream, void** params, void** extra);
+  // Timing (the bench's device clock) and device-to-device copies (its copy bandwidth).
+  CUresult (*cuEventCreate)(CUevent* event, unsigned flags);
+  CUresult (*cuEventDestroy_v2)(CUevent event);
+  CUresult (*cuEventRecord)(CUevent event, CUstream stream);
+  CUresult (*cuEventSynchronize)(CUevent event);
+  CUresult (*cuEventElapsedTime)(float* ms, CUevent start, CUevent end);
+  CUresult (*cuMemcpyDtoD_v2)(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
 };
 
 /// The NVRTC entry points tritium uses.
