@@ -4,7 +4,10 @@
 
 #include <dlfcn.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <filesystem>
 #include <mutex>
 #include <stdexcept>
@@ -12,7 +15,11 @@
 
 #include <fmt/format.h>
 
+#include <tritium/tritium.h>
+
+#include "device_clock.h"
 #include "runtime/cuda/cuda_api.h"
+#include "timing.h"
 
 namespace tritium::bench::baseline {
 namespace {
@@ -100,6 +107,37 @@ void cublas_matmul(HostDtype t, const void* a, const void* b, void* c, int64_t m
                   static_cast<int>(n), a, type, static_cast<int>(k), &beta, c, type, static_cast<int>(n), compute,
                   kGemmDefault),
         "cublasGemmEx");
+}
+
+double cublas_peak_flops(Device& device, int64_t n, int reps) {
+  if (device.name() != "cuda" || !cublas_status().empty()) return 0;
+  try {
+    const size_t elems = static_cast<size_t>(n) * static_cast<size_t>(n);
+    // bf16 bits of uniform values in [-1, 1): a 64-bit LCG's top bits as a float's mantissa.
+    std::vector<uint16_t> host(elems);
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (uint16_t& h : host) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      uint32_t bits = 0x3F800000u | static_cast<uint32_t>(x >> 41);  // [1, 2)
+      float f;
+      std::memcpy(&f, &bits, 4);
+      f = (f - 1.5f) * 2.0f;  // [-1, 1)
+      std::memcpy(&bits, &f, 4);
+      h = static_cast<uint16_t>(bits >> 16);
+    }
+    Buffer a = device.alloc(elems * 2), b = device.alloc(elems * 2), c = device.alloc(elems * 2);
+    a.copy_from_host(host.data(), elems * 2);
+    b.copy_from_host(host.data(), elems * 2);
+    std::unique_ptr<DeviceClock> clock = clock_for(device);
+    auto call = [&] { cublas_matmul(HostDtype::BF16, a.device_ptr(), b.device_ptr(), c.device_ptr(), n, n, n, false); };
+    for (int i = 0; i < 3; ++i) clock->time(call);
+    std::vector<double> t;
+    for (int i = 0; i < std::max(1, reps); ++i) t.push_back(clock->time(call));
+    const double med = median_of(t);
+    return med > 0 ? 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n) / med : 0;
+  } catch (const std::exception&) {
+    return 0;
+  }
 }
 
 }  // namespace tritium::bench::baseline

@@ -11,6 +11,10 @@
 
 #include "host_dtype.h"
 
+namespace tritium {
+class Device;
+}
+
 namespace tritium::bench::baseline {
 
 /// The report's name of the cuda matmul baseline.
@@ -30,5 +34,12 @@ std::string cublas_status();
 /// Enqueued, not waited for. One cuBLAS handle per process, created at first use. Throws
 /// std::runtime_error naming the call and the cuBLAS status when cuBLAS is missing or fails.
 void cublas_matmul(HostDtype t, const void* a, const void* b, void* c, int64_t m, int64_t n, int64_t k, bool tf32);
+
+/// The compute roof of the cuda run, measured the way copy bandwidth is: cuBLAS's bf16
+/// tensor-core rate on one square n x n x n GEMM (default 8192), inputs uniform in [-1, 1)
+/// (not zeros: tensor cores draw less power, and clock higher, on zeros), 3 untimed calls
+/// then `reps` timed with CUDA events; 2 n^3 over the median time, in flop/s. 0 when
+/// cuBLAS is missing, `device` is not "cuda" or the call fails.
+double cublas_peak_flops(Device& device, int64_t n = 8192, int reps = 10);
 
 }  // namespace tritium::bench::baseline
