@@ -22,6 +22,16 @@ std::string esc(const std::string& s) {
 
 bool compared(const CaseResult& r) { return r.compared && r.comparison.baseline_ok; }
 
+// The x where the bars start: room for the longest label at ~6.2 px per character of the
+// 11 px sans-serif font, 260 px at least.
+double label_margin(const std::vector<std::string>& labels) {
+  size_t n = 0;
+  for (const std::string& l : labels) n = std::max(n, l.size());
+  return std::max(260.0, 6.2 * static_cast<double>(n) + 16);
+}
+
+std::string ratio_label(const CaseResult& r) { return r.info.id + " (" + r.comparison.baseline + ")"; }
+
 std::string svg_open(double w, double h) {
   return fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0f}\" height=\"{:.0f}\" "
                      "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%\" height=\"100%\" "
@@ -34,9 +44,14 @@ std::string svg_open(double w, double h) {
 RatioChartLayout ratio_chart_layout(const std::vector<CaseResult>& results) {
   RatioChartLayout l;
   double hi = 1.25;
+  std::vector<std::string> labels;
   for (const CaseResult& r : results)
-    if (compared(r)) hi = std::max({hi, r.comparison.speedup.hi * 1.1, r.comparison.noise.hi * 1.1});
+    if (compared(r)) {
+      hi = std::max({hi, r.comparison.speedup.hi * 1.1, r.comparison.noise.hi * 1.1});
+      labels.push_back(ratio_label(r));
+    }
   l.axis_max = hi;
+  l.left = label_margin(labels);
   return l;
 }
 
@@ -48,9 +63,10 @@ std::string ratio_chart_svg(const std::vector<CaseResult>& results, const RunInf
   const RatioChartLayout L = ratio_chart_layout(results);
   const double h = L.top + L.row * static_cast<double>(rows.size()) + 50;
   std::string s = svg_open(L.left + L.width + 40, h);
-  s += fmt::format("<text x=\"10\" y=\"18\" font-size=\"13\">tritium {} on {}: speed-up over the baseline "
-                   "(baseline time / tritium time, median of interleaved rounds, 95% bootstrap interval; grey: "
-                   "A-vs-A noise)</text>\n",
+  s += fmt::format("<text x=\"10\" y=\"16\" font-size=\"13\">tritium {} on {}: speed-up over the baseline "
+                   "(baseline time / tritium time; above 1: tritium faster)</text>\n<text x=\"10\" y=\"31\">"
+                   "median of interleaved rounds, whisker: 95% bootstrap interval; grey band: the A-vs-A noise "
+                   "interval; bar green/red: interval above/below 1</text>\n",
                    esc(info.version), esc(info.backend));
   const double y_end = L.top + L.row * static_cast<double>(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -58,7 +74,7 @@ std::string ratio_chart_svg(const std::vector<CaseResult>& results, const RunInf
     const Comparison& c = r.comparison;
     const double y = L.top + L.row * static_cast<double>(i);
     s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{} ({})</text>\n", L.left - 6,
-                     y + L.row * 0.65, esc(r.info.id), esc(c.baseline));
+                     y + L.row * 0.65, esc(r.info.id), esc(c.baseline));  // ratio_label()
     if (c.noise.pairs > 0)
       s += fmt::format("<rect class=\"noise\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" "
                      "fill=\"#dddddd\"/>\n",
@@ -91,7 +107,9 @@ std::string roofline_svg(const std::vector<CaseResult>& results, const RunInfo& 
       frac.emplace_back(&r, achieved_flops_per_s(r) / info.compute_peak_flops);
   }
   if (frac.empty()) return "";
-  const double left = 260, width = 420, row = 18, top = 40;
+  std::vector<std::string> labels;
+  for (const auto& [r, f] : frac) labels.push_back(r->info.id);
+  const double left = label_margin(labels), width = 420, row = 18, top = 44;
   double fmax = 1.0;
   for (const auto& [r, f] : frac) fmax = std::max(fmax, f * 1.05);
   const double panel1_end = top + row * static_cast<double>(frac.size());
@@ -102,11 +120,12 @@ std::string roofline_svg(const std::vector<CaseResult>& results, const RunInfo& 
   const bool panel2 = !pts.empty() && info.copy.bytes_per_s > 0;
   const double p2_top = panel1_end + 60, p2_h = 260;
   std::string s = svg_open(left + width + 60, panel2 ? p2_top + p2_h + 60 : panel1_end + 40);
-  s += fmt::format("<text x=\"10\" y=\"18\" font-size=\"13\">tritium {} on {}: fraction of the roof measured in "
-                   "this run (memory: copy bandwidth {:.3g} GB/s; compute: {})</text>\n",
+  s += fmt::format("<text x=\"10\" y=\"16\" font-size=\"13\">tritium {} on {}: fraction of the roof measured in "
+                   "this run</text>\n<text x=\"10\" y=\"31\">memory-bound: of the copy bandwidth, {:.3g} GB/s; "
+                   "compute-bound: of {}</text>\n",
                    esc(info.version), esc(info.backend), info.copy.bytes_per_s / 1e9,
                    info.compute_peak_flops > 0
-                       ? fmt::format("{:.3g} GFLOP/s, {}", info.compute_peak_flops / 1e9, esc(info.compute_peak_source))
+                       ? fmt::format("{}, {}", format_flops_rate(info.compute_peak_flops), esc(info.compute_peak_source))
                        : std::string("not measured"));
   for (size_t i = 0; i < frac.size(); ++i) {
     const double y = top + row * static_cast<double>(i);

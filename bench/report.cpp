@@ -74,12 +74,20 @@ double percent_of_compute_peak(const CaseResult& r, const RunInfo& info) {
   return 100.0 * achieved_flops_per_s(r) / info.compute_peak_flops;
 }
 
+std::string format_bytes_rate(double bytes_per_s) {
+  const double g = bytes_per_s / 1e9;
+  return g >= 1000 ? fmt::format("{:.0f} GB/s", g) : fmt::format("{:.3g} GB/s", g);
+}
+
+std::string format_flops_rate(double flops_per_s) {
+  if (flops_per_s >= 1e12) return fmt::format("{:.3g} TFLOP/s", flops_per_s / 1e12);
+  return fmt::format("{:.3g} GFLOP/s", flops_per_s / 1e9);
+}
+
 std::string format_rate(const CaseResult& r) {
   if (!r.timed) return "-";
-  if (r.info.memory_bound) return fmt::format("{:.3g} GB/s", achieved_bytes_per_s(r) / 1e9);
-  const double f = achieved_flops_per_s(r);
-  if (f >= 1e12) return fmt::format("{:.3g} TFLOP/s", f / 1e12);
-  return fmt::format("{:.3g} GFLOP/s", f / 1e9);
+  if (r.info.memory_bound) return format_bytes_rate(achieved_bytes_per_s(r));
+  return format_flops_rate(achieved_flops_per_s(r));
 }
 
 std::string format_seconds(double s) {
@@ -148,8 +156,8 @@ std::string format_table(const std::vector<CaseResult>& results, const RunInfo& 
                      passed, failed);
   out += fmt::format("%roof: memory-bound cases against the copy bandwidth above; compute-bound cases against {}\n",
                      info.compute_peak_flops > 0
-                         ? fmt::format("the vendor library's best rate in this run, {:.3g} GFLOP/s ({})",
-                                       info.compute_peak_flops / 1e9, info.compute_peak_source)
+                         ? fmt::format("the vendor library's best rate in this run, {} ({})",
+                                       format_flops_rate(info.compute_peak_flops), info.compute_peak_source)
                          : std::string("no measured peak (none in this run)"));
   for (const std::string& line : info.absent_backends) out += "not run: " + line + "\n";
   if (any_compared) {

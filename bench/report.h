@@ -93,6 +93,11 @@ double percent_of_copy(const CaseResult& r, const RunInfo& info);
 /// "1.23 ms", "456 us", "2.5 s" (three significant digits).
 std::string format_seconds(double s);
 
+/// "123 GB/s" (three significant digits; whole GB/s from 1000 up: "4212 GB/s").
+std::string format_bytes_rate(double bytes_per_s);
+/// "1.23 TFLOP/s" from 1e12 up, else "456 GFLOP/s" (three significant digits).
+std::string format_flops_rate(double flops_per_s);
+
 /// The throughput column: "12.3 GB/s" for memory-bound cases; "1.23 TFLOP/s" for
 /// compute-bound ones (in GFLOP/s below 1 TFLOP/s, so CPU figures stay readable); "-" when
 /// not timed.

@@ -242,13 +242,8 @@ int run_bench(const BenchOptions& opts) {
         charts.emplace_back(".upstream.ratios.svg", ratio_chart_svg(up, up_info));
         // One roofline bar per driver case (its two comparisons share tritium's timing).
         std::vector<CaseResult> roof;
-        for (const CaseResult& r : up) {
-          const auto key = [](const CaseResult& x) { return x.info.kernel + x.info.dtype + x.info.shape; };
-          if (!roof.empty() && key(roof.back()) == key(r)) continue;
-          roof.push_back(r);
-          roof.back().info.id = fmt::format("{}/{}/{}{}", r.info.kernel, r.info.dtype, r.info.shape,
-                                            r.info.id.find("(Triton)") == std::string::npos ? "" : " (Triton)");
-        }
+        for (const CaseResult& r : up)
+          if (roof.empty() || roof.back().info.id != r.info.id) roof.push_back(r);
         charts.emplace_back(".upstream.roofline.svg", roofline_svg(roof, up_info));
       } catch (const std::exception& e) {
         fmt::print(stderr, "tritium bench: {}\n", e.what());

@@ -156,16 +156,16 @@ std::vector<CaseResult> upstream_results(const nlohmann::json& driver) {
     base.timed = at(c, "timed", where).get<bool>() && arms.contains(first);
     if (base.timed) base.timing = summarize(at(arms.at(first), "samples_s", where).get<std::vector<double>>());
 
-    auto compared = [&](const std::string& id_suffix, const std::string& against, const char* ratio_key) {
+    // `against_arm`: the arm the ratio is taken against ("triton" or the library's).
+    auto compared = [&](const std::string& against_arm, const std::string& against, const char* ratio_key) {
       CaseResult r = base;
-      r.info.id = fmt::format("{}/{}/{} vs {}", kernel, r.info.dtype, r.info.shape, id_suffix);
+      r.info.id = fmt::format("{}/{}/{}", kernel, r.info.dtype, r.info.shape);
       if (!r.timed || !ratios.contains(ratio_key)) return r;
       r.compared = true;
       Comparison& cmp = r.comparison;
       cmp.baseline = against;
       cmp.baseline_ok = true;
       cmp.rounds = c.value("rounds", 0);
-      const std::string against_arm = id_suffix == "triton" ? "triton" : library;
       if (arms.contains(against_arm))
         cmp.baseline_timing = summarize(at(arms.at(against_arm), "samples_s", where).get<std::vector<double>>());
       const std::string noise_arm = first + "'";
@@ -180,7 +180,7 @@ std::vector<CaseResult> upstream_results(const nlohmann::json& driver) {
       out.push_back(compared(library, library, "tritium_vs_baseline"));
     } else {
       CaseResult r = compared(library, library, "triton_vs_baseline");
-      r.info.id = fmt::format("{}/{}/{} (Triton) vs {}", kernel, r.info.dtype, r.info.shape, library);
+      r.info.id = fmt::format("{}/{}/{} (Triton)", kernel, r.info.dtype, r.info.shape);
       out.push_back(r);
     }
   }

@@ -50,11 +50,13 @@ std::vector<std::string> upstream_command(const UpstreamOptions& o);
 int run_upstream(const UpstreamOptions& o);
 
 /// The bench's results from the driver's JSON (schema in bench_upstream.py's --json help):
-/// per timed driver case with a tritium arm, two compared CaseResults, one against upstream
+/// per driver case with a tritium arm, two CaseResults with the id "kernel/dtype/shape"
+/// (compared when timed), one against upstream
 /// Triton (comparison.baseline "Triton <version>", speedup = tritium_vs_triton) and one
 /// against the library (comparison.baseline the driver's baseline, speedup =
 /// tritium_vs_baseline), each with the driver's A-vs-A noise ratio and tritium's samples as
-/// the timing. Cases without a tritium arm give one result for Triton against the library.
+/// the timing. Cases without a tritium arm give one result, "kernel/dtype/shape (Triton)",
+/// for Triton against the library (Triton's samples as its timing).
 /// A case with a wrong or failed arm gives a failed result naming it. Throws
 /// std::runtime_error (naming the key) on a malformed document.
 std::vector<CaseResult> upstream_results(const nlohmann::json& driver);
