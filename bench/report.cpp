@@ -202,11 +202,12 @@ nlohmann::json to_json(const std::vector<CaseResult>& results, const RunInfo& in
                            {"threads", info.copy.threads},
                            {"reps", info.copy.reps},
                            {"method", info.copy.method.empty() ? "host memcpy" : info.copy.method},
-                           {"definition", "2 * buffer_bytes / median memcpy time"}};
+                           {"definition", "2 * buffer_bytes / median copy time (read + written)"}};
   doc["backend"] = info.backend;
   doc["compute_peak"] = {{"flops_per_s", info.compute_peak_flops},
                          {"source", info.compute_peak_source},
-                         {"definition", "the vendor library's best flop rate on the run's compute-bound cases"}};
+                         {"definition", "the vendor library's best flop rate in this run: on its compute-bound cases, and on "
+                                        "cuda also a dedicated cuBLAS GEMM (source names which)"}};
   doc["absent_backends"] = info.absent_backends;
   doc["device"] = info.device;
   doc["quick"] = info.quick;
