@@ -17,10 +17,13 @@ struct BenchOptions {
   bool quick = false;
   /// Only cases of this dtype ("fp32", "fp16", "bf16"); empty: every dtype.
   std::string dtype;
-  /// What each case is timed against: "auto" (the backend's baseline where the case has
-  /// one: on cpu a plain C++ loop or OpenBLAS, interleaved call by call with an A-vs-A
-  /// noise floor), "none" (tritium alone), or the path of an earlier run's --json file
-  /// (previous.h: tritium timed alone, then compared with that run case by case).
+  /// What each case is timed against: "auto" (every baseline this backend has: "library"
+  /// then, on cuda, "upstream"); "library" (the in-process baselines, interleaved call by
+  /// call with an A-vs-A noise floor: on cpu a plain C++ loop or OpenBLAS, on cuda cuBLAS);
+  /// "upstream" (cuda only: tritium timed alone, then kernels/tools/bench_upstream.py:
+  /// upstream Triton on the same sources, tritium and torch / cuBLAS / SDPA); "none"
+  /// (tritium alone); or the path of an earlier run's --json file (previous.h: tritium
+  /// timed alone, then compared with that run case by case).
   std::string vs = "auto";
   /// When non-empty, write every figure of the run as JSON to this path.
   std::string json_path;

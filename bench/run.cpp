@@ -69,10 +69,12 @@ class Progress {
 int run_bench(const BenchOptions& opts) {
   if (opts.repeat < 0) return usage_error("--repeat must be >= 1");
   nlohmann::json previous;
-  if (opts.vs != "auto" && opts.vs != "none") {
+  const bool named_vs = opts.vs == "auto" || opts.vs == "none" || opts.vs == "library" || opts.vs == "upstream";
+  if (!named_vs) {
     std::ifstream in(opts.vs);
     if (!in)
-      return usage_error(fmt::format("--vs must be auto, none or an earlier run's --json file; cannot read '{}'",
+      return usage_error(fmt::format("--vs must be auto, library, upstream, none or an earlier run's --json file; "
+                                     "cannot read '{}'",
                                      opts.vs));
     try {
       in >> previous;
@@ -104,6 +106,15 @@ int run_bench(const BenchOptions& opts) {
     return usage_error(e.what());
   }
 
+  const bool has_library = backend == "cpu" || backend == "cuda";
+  if (opts.vs == "library" && !has_library)
+    return usage_error(fmt::format("--vs library: the {} backend has no in-process baselines (cpu and cuda have)",
+                                   backend));
+  if (opts.vs == "upstream" && backend != "cuda")
+    return usage_error(fmt::format("--vs upstream runs upstream Triton on an NVIDIA GPU: it needs --backend cuda, "
+                                   "not {}",
+                                   backend));
+
   Progress progress(!opts.no_progress, cases.size());
   RunInfo info;
   info.machine = machine_info();
@@ -132,7 +143,8 @@ int run_bench(const BenchOptions& opts) {
   ctx.kernels_dir = opts.kernels_dir.empty() ? default_kernels_dir() : opts.kernels_dir;
   ctx.numerics.dot_tf32 = backend == "cuda";
   // The cpu baselines run on host memory (the cpu backend); cuBLAS on cuda's device memory.
-  ctx.compare = opts.vs == "auto" && (backend == "cpu" || backend == "cuda");
+  ctx.compare = (opts.vs == "auto" || opts.vs == "library") && has_library;
+  const bool run_driver = backend == "cuda" && (opts.vs == "auto" || opts.vs == "upstream");
   ctx.llc_bytes = info.machine.llc_bytes;
   if (backend == "cuda") {
     const auto props = device->properties();
@@ -159,7 +171,7 @@ int run_bench(const BenchOptions& opts) {
   }
 
   std::tie(info.compute_peak_flops, info.compute_peak_source) = vendor_compute_peak(results);
-  if (backend == "cuda" && opts.vs == "auto") {
+  if (backend == "cuda" && ctx.compare) {
     // The suite's matmuls are too small to reach the GPU's compute roof: measure it.
     progress.message("tritium bench: measuring cuBLAS's bf16 rate at 8192^3 (the compute roof) ...");
     const double peak = baseline::cublas_peak_flops(*device);
@@ -184,7 +196,7 @@ int run_bench(const BenchOptions& opts) {
 
   // On cuda, upstream Triton, torch and torch SDPA through the Python driver (upstream.h).
   nlohmann::json upstream;
-  if (backend == "cuda" && opts.vs == "auto") {
+  if (run_driver) {
     UpstreamOptions u;
     u.python = upstream_python();
     const std::string why = upstream_status(u.python);

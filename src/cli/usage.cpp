@@ -138,7 +138,7 @@ const char* const kBench = R"(NAME
 
 SYNOPSIS
     tritium bench [--backend NAME] [--filter TEXT] [--dtype DTYPE] [--quick]
-                  [--vs auto|none|FILE] [--json PATH] [--repeat N] [--warmup N] [--list]
+                  [--vs auto|library|upstream|none|FILE] [--json PATH] [--repeat N] [--warmup N] [--list]
                   [--no-progress] [--kernels-dir DIR]
 
 DESCRIPTION
@@ -176,10 +176,12 @@ OPTIONS
     --filter TEXT      only run cases whose id (kernel/dtype/shape) contains TEXT
     --dtype DTYPE      only run cases of this dtype: fp32, fp16 or bf16
     --quick            run the small CI set instead of the full suite
-    --vs auto|none|FILE
-                       auto (default): time each case against its baseline where
-                       the backend has one (cpu: C++ loop, OpenBLAS; cuda: cuBLAS,
-                       then the upstream driver); none: time tritium alone; FILE:
+    --vs auto|library|upstream|none|FILE
+                       auto (default): library, then on cuda upstream; library:
+                       each case against its in-process baseline where the backend
+                       has one (cpu: C++ loop, OpenBLAS; cuda: cuBLAS); upstream
+                       (cuda only): the Python driver alone (upstream Triton,
+                       tritium, torch/cuBLAS/SDPA); none: tritium alone; FILE:
                        an earlier run's --json file, each case compared with its
                        earlier times (same id and backend; not interleaved, so no
                        noise floor: for regressions)

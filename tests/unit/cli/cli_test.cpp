@@ -165,6 +165,20 @@ TEST(Cli, BenchRejectsUnknownOptions) {
   EXPECT_EQ(r.status, 2);
 }
 
+TEST(Cli, BenchRefusesABaselineTheBackendLacks) {
+  // Before anything is measured or compiled: a usage error naming the backend.
+  Result up = run("bench --backend cpu --vs upstream --quick");
+  EXPECT_EQ(up.status, 2);
+  EXPECT_TRUE(contains(up.err, "--vs upstream") && contains(up.err, "--backend cuda")) << up.err;
+  EXPECT_FALSE(contains(up.out, "copy bandwidth")) << "refused before the run starts";
+  Result lib = run("bench --backend interp --vs library --quick");
+  EXPECT_EQ(lib.status, 2);
+  EXPECT_TRUE(contains(lib.err, "interp backend has no in-process baselines")) << lib.err;
+  Result file = run("bench --vs /nonexistent/run.json --quick");
+  EXPECT_EQ(file.status, 2);
+  EXPECT_TRUE(contains(file.err, "auto, library, upstream, none")) << file.err;
+}
+
 // ------------------------------------------------------------------ compile
 
 TEST(Cli, ListKernelsSkipsHostCode) {
