@@ -114,7 +114,7 @@ double cublas_peak_flops(Device& device, int64_t n, int reps) {
   try {
     const size_t elems = static_cast<size_t>(n) * static_cast<size_t>(n);
     // bf16 bits of uniform values in [-1, 1): a 64-bit LCG's top bits as a float's mantissa.
-    std::vector<uint16_t> host(elems);
+    std::vector<uint16_t> host(elems), host_b(elems);
     uint64_t x = 0x9E3779B97F4A7C15ull;
     for (uint16_t& h : host) {
       x = x * 6364136223846793005ull + 1442695040888963407ull;
@@ -125,9 +125,11 @@ double cublas_peak_flops(Device& device, int64_t n, int reps) {
       std::memcpy(&bits, &f, 4);
       h = static_cast<uint16_t>(bits >> 16);
     }
+    // B: the same values in another order (a different matrix, not A again).
+    for (size_t i = 0; i < elems; ++i) host_b[i] = host[(i * 7919 + 13) % elems];
     Buffer a = device.alloc(elems * 2), b = device.alloc(elems * 2), c = device.alloc(elems * 2);
     a.copy_from_host(host.data(), elems * 2);
-    b.copy_from_host(host.data(), elems * 2);
+    b.copy_from_host(host_b.data(), elems * 2);
     std::unique_ptr<DeviceClock> clock = clock_for(device);
     auto call = [&] { cublas_matmul(HostDtype::BF16, a.device_ptr(), b.device_ptr(), c.device_ptr(), n, n, n, false); };
     for (int i = 0; i < 3; ++i) clock->time(call);

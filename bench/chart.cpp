@@ -30,6 +30,15 @@ double label_margin(const std::vector<std::string>& labels) {
   return std::max(260.0, 6.2 * static_cast<double>(n) + 16);
 }
 
+// Axis tick spacing: 1, 2 or 5 times a power of ten (0.25 up to 2.5), about 4 to 10 ticks.
+double tick_step(double axis_max) {
+  if (axis_max <= 2.5) return 0.25;
+  const double raw = axis_max / 8, p = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0})
+    if (m * p >= raw) return m * p;
+  return 10 * p;
+}
+
 std::string ratio_label(const CaseResult& r) { return r.info.id + " (" + r.comparison.baseline + ")"; }
 
 std::string svg_open(double w, double h) {
@@ -50,7 +59,8 @@ RatioChartLayout ratio_chart_layout(const std::vector<CaseResult>& results) {
       hi = std::max({hi, r.comparison.speedup.hi * 1.1, r.comparison.noise.hi * 1.1});
       labels.push_back(ratio_label(r));
     }
-  l.axis_max = hi;
+  // A ratio that is not finite (a zero time) must not stretch the axis to infinity.
+  l.axis_max = std::isfinite(hi) ? std::min(hi, 1e6) : 1e6;
   l.left = label_margin(labels);
   return l;
 }
@@ -75,14 +85,15 @@ std::string ratio_chart_svg(const std::vector<CaseResult>& results, const RunInf
     const double y = L.top + L.row * static_cast<double>(i);
     s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{} ({})</text>\n", L.left - 6,
                      y + L.row * 0.65, esc(r.info.id), esc(c.baseline));  // ratio_label()
-    if (c.noise.pairs > 0)
-      s += fmt::format("<rect class=\"noise\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" "
-                     "fill=\"#dddddd\"/>\n",
-                     L.x(c.noise.lo), y + 2, std::max(0.5, L.x(c.noise.hi) - L.x(c.noise.lo)), L.row - 4);
     s += fmt::format("<rect class=\"bar\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" "
                      "fill=\"{}\" fill-opacity=\"0.8\"/>\n",
                      L.left, y + 5, L.x(c.speedup.median) - L.left, L.row - 10,
                      c.speedup.lo > 1 ? "#2b8a3e" : c.speedup.hi < 1 ? "#c92a2a" : "#868e96");
+    // The noise band over the bar (translucent, outlined), so the bar does not hide it.
+    if (c.noise.pairs > 0)
+      s += fmt::format("<rect class=\"noise\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" "
+                       "fill=\"#adb5bd\" fill-opacity=\"0.45\" stroke=\"#495057\" stroke-width=\"0.5\"/>\n",
+                       L.x(c.noise.lo), y + 2, std::max(0.5, L.x(c.noise.hi) - L.x(c.noise.lo)), L.row - 4);
     s += fmt::format("<line class=\"ci\" x1=\"{:.2f}\" x2=\"{:.2f}\" y1=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"black\"/>\n",
                      L.x(c.speedup.lo), L.x(c.speedup.hi), y + L.row / 2, y + L.row / 2);
     s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{:.2f}x</text>\n", L.x(c.speedup.hi) + 4, y + L.row * 0.65,
@@ -91,7 +102,7 @@ std::string ratio_chart_svg(const std::vector<CaseResult>& results, const RunInf
   s += fmt::format("<line x1=\"{0:.2f}\" x2=\"{0:.2f}\" y1=\"{1:.1f}\" y2=\"{2:.1f}\" stroke=\"black\" "
                    "stroke-dasharray=\"4 3\"/>\n",
                    L.x(1.0), L.top - 4, y_end);
-  for (double t = 0; t <= L.axis_max + 1e-9; t += L.axis_max > 4 ? 1.0 : 0.25)
+  for (double t = 0, step = tick_step(L.axis_max); t <= L.axis_max * (1 + 1e-9); t += step)
     s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{:g}</text>\n", L.x(t), y_end + 16, t);
   s += "</svg>\n";
   return s;
@@ -119,14 +130,17 @@ std::string roofline_svg(const std::vector<CaseResult>& results, const RunInfo& 
     if (r.timed && !r.info.memory_bound && r.info.flops > 0 && r.info.bytes > 0) pts.push_back(&r);
   const bool panel2 = !pts.empty() && info.copy.bytes_per_s > 0;
   const double p2_top = panel1_end + 60, p2_h = 260;
-  std::string s = svg_open(left + width + 60, panel2 ? p2_top + p2_h + 60 : panel1_end + 40);
+  const std::string subtitle = fmt::format(
+      "memory-bound: of the copy bandwidth, {}; compute-bound: {}",
+      info.copy.bytes_per_s > 0 ? format_bytes_rate(info.copy.bytes_per_s) : std::string("not measured"),
+      info.compute_peak_flops > 0
+          ? fmt::format("of {}, {}", format_flops_rate(info.compute_peak_flops), info.compute_peak_source)
+          : std::string("no compute roof measured"));
+  const double svg_w = std::max(left + width + 60, 20 + 6.2 * static_cast<double>(subtitle.size()));
+  std::string s = svg_open(svg_w, panel2 ? p2_top + p2_h + 60 : panel1_end + 40);
   s += fmt::format("<text x=\"10\" y=\"16\" font-size=\"13\">tritium {} on {}: fraction of the roof measured in "
-                   "this run</text>\n<text x=\"10\" y=\"31\">memory-bound: of the copy bandwidth, {:.3g} GB/s; "
-                   "compute-bound: of {}</text>\n",
-                   esc(info.version), esc(info.backend), info.copy.bytes_per_s / 1e9,
-                   info.compute_peak_flops > 0
-                       ? fmt::format("{}, {}", format_flops_rate(info.compute_peak_flops), esc(info.compute_peak_source))
-                       : std::string("not measured"));
+                   "this run</text>\n<text x=\"10\" y=\"31\">{}</text>\n",
+                   esc(info.version), esc(info.backend), esc(subtitle));
   for (size_t i = 0; i < frac.size(); ++i) {
     const double y = top + row * static_cast<double>(i);
     s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6, y + row * 0.7,

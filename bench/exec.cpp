@@ -104,11 +104,11 @@ std::string check_baseline(const Case& c, const Problem& pb, std::vector<HostArr
   return "";
 }
 
-int buffer_sets_for(const Problem& pb, int64_t llc_bytes);
+int buffer_sets_for(const Problem& pb, int64_t llc_bytes, Comparison& cmp);
 
-// Times the kernel interleaved with the case's baseline (stats.h): both rotate through
-// enough copies of the arrays to span twice the last-level cache (at most 16), so small
-// cases read from memory, not from the previous round's cache lines.
+// Times the kernel interleaved with the case's baseline (stats.h): every call takes the
+// next of enough copies of the arrays to span twice the last-level cache (buffer_sets_for),
+// so no call reads what the calls before it left in the cache.
 Comparison compare_with_baseline(const Case& c, const Problem& pb, const CompiledKernel& k, const Grid& grid,
                                  const std::vector<Arg>& args, ExecContext& ctx, const TimingPlan& plan,
                                  TimingResult& tritium_timing) {
@@ -118,7 +118,7 @@ Comparison compare_with_baseline(const Case& c, const Problem& pb, const Compile
   cmp.problem = check_baseline(c, pb, host[0]);
   if (!cmp.problem.empty()) return cmp;
   cmp.baseline_ok = true;
-  const int sets = buffer_sets_for(pb, ctx.llc_bytes);
+  const int sets = buffer_sets_for(pb, ctx.llc_bytes, cmp);
   std::vector<std::vector<Buffer>> dbufs(static_cast<size_t>(sets - 1));
   std::vector<std::vector<Arg>> dargs{args};
   for (int s = 1; s < sets; ++s) {
@@ -126,10 +126,10 @@ Comparison compare_with_baseline(const Case& c, const Problem& pb, const Compile
     dargs.push_back(make_args(pb, dbufs[s - 1]));
     host.push_back(pb.arrays);
   }
-  cmp.buffer_sets = sets;
+  size_t call = 0;  // every call, of any arm, takes the next set
   const InterleavedTiming t = time_interleaved(
-      [&](Arm arm, int round) {
-        const size_t s = static_cast<size_t>(round % sets);
+      [&](Arm arm, int) {
+        const size_t s = call++ % static_cast<size_t>(sets);
         if (arm == Arm::B) {
           c.run_baseline(host[s]);
         } else {
@@ -175,14 +175,16 @@ std::string check_cuda_baseline(const Case& c, const Problem& pb, ExecContext& c
   return "";
 }
 
-// The number of array sets a comparison rotates through: enough to span twice the
-// last-level cache (at most 16).
-int buffer_sets_for(const Problem& pb, int64_t llc_bytes) {
-  size_t bytes = 0;
-  for (const HostArray& a : pb.arrays) bytes += a.byte_size();
-  if (llc_bytes <= 0 || bytes == 0) return 1;
-  return static_cast<int>(std::clamp<int64_t>(
-      (2 * llc_bytes + static_cast<int64_t>(bytes) - 1) / static_cast<int64_t>(bytes), 1, 16));
+// Records buffer_rotation()'s figures for the case's arrays in cmp; returns the set count.
+int buffer_sets_for(const Problem& pb, int64_t llc_bytes, Comparison& cmp) {
+  int64_t bytes = 0;
+  for (const HostArray& a : pb.arrays) bytes += static_cast<int64_t>(a.byte_size());
+  const BufferRotation rot = buffer_rotation(bytes, llc_bytes);
+  cmp.buffer_sets = rot.sets;
+  cmp.set_bytes = bytes;
+  cmp.llc_bytes = llc_bytes;
+  cmp.cache_cold = rot.cache_cold;
+  return rot.sets;
 }
 
 // The cuda form of compare_with_baseline: both arms enqueue on the default stream and are
@@ -195,7 +197,7 @@ Comparison compare_with_cuda_baseline(const Case& c, const Problem& pb, const Co
   cmp.problem = check_cuda_baseline(c, pb, ctx);
   if (!cmp.problem.empty()) return cmp;
   cmp.baseline_ok = true;
-  const int sets = buffer_sets_for(pb, ctx.llc_bytes);
+  const int sets = buffer_sets_for(pb, ctx.llc_bytes, cmp);
   std::vector<std::vector<Buffer>> dbufs(static_cast<size_t>(sets - 1));
   std::vector<std::vector<Arg>> dargs{args};
   std::vector<std::vector<void*>> dptrs(static_cast<size_t>(sets));
@@ -207,11 +209,11 @@ Comparison compare_with_cuda_baseline(const Case& c, const Problem& pb, const Co
     }
     dargs.push_back(make_args(pb, dbufs[s - 1]));
   }
-  cmp.buffer_sets = sets;
   DeviceClock& clock = *ctx.clock;
+  size_t call = 0;  // every call, of any arm, takes the next set
   const InterleavedTiming t = time_interleaved_measured(
-      [&](Arm arm, int round) {
-        const size_t s = static_cast<size_t>(round % sets);
+      [&](Arm arm, int) {
+        const size_t s = call++ % static_cast<size_t>(sets);
         if (arm == Arm::B) return clock.time([&] { c.run_cuda_baseline(dptrs[s], ctx.numerics); });
         return clock.time([&] { k.launch_async(grid, dargs[s]); });
       },
@@ -227,6 +229,16 @@ Comparison compare_with_cuda_baseline(const Case& c, const Problem& pb, const Co
 }
 
 }  // namespace
+
+BufferRotation buffer_rotation(int64_t set_bytes, int64_t llc_bytes) {
+  BufferRotation r;
+  if (llc_bytes <= 0 || set_bytes <= 0) return r;
+  const int64_t cap = std::min<int64_t>(kMaxBufferSets, std::max<int64_t>(1, kMaxBufferSetBytes / set_bytes));
+  const int64_t want = (2 * llc_bytes + set_bytes - 1) / set_bytes;
+  r.sets = static_cast<int>(std::clamp<int64_t>(want, 1, cap));
+  r.cache_cold = static_cast<int64_t>(r.sets) * set_bytes >= 2 * llc_bytes;
+  return r;
+}
 
 std::string default_kernels_dir() {
   if (const char* env = std::getenv("TRITIUM_KERNELS_DIR"); env && *env) return env;

@@ -46,6 +46,24 @@ struct ExecContext {
   std::function<void(const HostArray& output)> on_output;
 };
 
+/// At most this many array sets, and this many bytes of them, in one comparison's rotation.
+inline constexpr int64_t kMaxBufferSets = 4096;
+inline constexpr int64_t kMaxBufferSetBytes = int64_t{4} << 30;
+
+/// How a comparison rotates its arrays (exec.cpp): every call, of any arm, takes the next
+/// of `sets` copies, so a call's arrays were last touched sets - 1 calls ago.
+struct BufferRotation {
+  int sets = 1;             ///< copies of the case's arrays
+  bool cache_cold = false;  ///< sets x set_bytes >= 2 x the last-level cache
+};
+
+/// The rotation for arrays of `set_bytes` in all against a last-level cache (GPU: L2) of
+/// `llc_bytes`: ceil(2 x llc_bytes / set_bytes) sets, so that between two uses of a set the
+/// other calls stream twice the cache's size through it; clamped to 1 ..
+/// min(kMaxBufferSets, kMaxBufferSetBytes / set_bytes), where cache_cold becomes false.
+/// {1, false} when either size is unknown (0).
+BufferRotation buffer_rotation(int64_t set_bytes, int64_t llc_bytes);
+
 /// The suite's kernel directory: $TRITIUM_KERNELS_DIR, else the source tree's kernels/.
 std::string default_kernels_dir();
 

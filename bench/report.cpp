@@ -110,16 +110,22 @@ std::string format_header(const RunInfo& info) {
                      format_bytes(info.machine.llc_bytes), copy, info.backend, info.device);
 }
 
+// Rounds below which an interval is not printed (the table shows n instead).
+constexpr int kMinPairs = 5;
+
 std::string format_speedup(const CaseResult& r) {
   if (!r.compared) return "";
   const Comparison& c = r.comparison;
   if (!c.baseline_ok) return "base wrong";
+  // Fewer than kMinPairs rounds: no interval worth printing.
+  if (c.speedup.pairs < kMinPairs) return fmt::format("{:.2f}x (n={})", c.speedup.median, c.speedup.pairs);
   return fmt::format("{:.2f}x [{:.2f}, {:.2f}]", c.speedup.median, c.speedup.lo, c.speedup.hi);
 }
 
 std::string format_noise(const CaseResult& r) {
   if (!r.compared || !r.comparison.baseline_ok || r.comparison.noise.pairs == 0) return "";
   const Comparison& c = r.comparison;
+  if (c.noise.pairs < kMinPairs) return fmt::format("{:.2f} (n={})", c.noise.median, c.noise.pairs);
   return fmt::format("{:.2f} [{:.2f}, {:.2f}]", c.noise.median, c.noise.lo, c.noise.hi);
 }
 
@@ -161,15 +167,31 @@ std::string format_table(const std::vector<CaseResult>& results, const RunInfo& 
                          : std::string("no measured peak (none in this run)"));
   for (const std::string& line : info.absent_backends) out += "not run: " + line + "\n";
   if (any_compared) {
-    std::string names;
-    for (const CaseResult& r : results)
-      if (r.compared && names.find(r.comparison.baseline) == std::string::npos)
-        names += (names.empty() ? "" : ", ") + r.comparison.baseline;
-    out += fmt::format(
-        "vs base: median over interleaved rounds (tritium, baseline, tritium again) of baseline time / tritium "
-        "time, above 1 = tritium faster, with its bootstrap 95% interval; A/A: tritium against itself in the "
-        "same rounds (the noise floor). Baselines: {}.\n",
-        names);
+    std::string names, earlier;
+    int warm = 0;
+    for (const CaseResult& r : results) {
+      if (!r.compared) continue;
+      std::string& list = r.comparison.interleaved ? names : earlier;
+      if (list.find(r.comparison.baseline) == std::string::npos)
+        list += (list.empty() ? "" : ", ") + r.comparison.baseline;
+      if (r.comparison.interleaved && r.comparison.baseline_ok && !r.comparison.cache_cold) ++warm;
+    }
+    if (!names.empty())
+      out += fmt::format(
+          "vs base: median over interleaved rounds (tritium, baseline, tritium again; the order rotates through "
+          "all six, every call on the next copy of the arrays) of baseline time / tritium time, above 1 = tritium "
+          "faster, with its bootstrap 95% interval (n = rounds when under {}); A/A: tritium against itself in "
+          "the same rounds (the noise floor). Baselines: {}.\n",
+          kMinPairs, names);
+    if (warm > 0)
+      out += fmt::format("  {} comparison(s) could not rotate through 2 x the last-level cache of arrays (capped at "
+                         "4096 copies or 4 GiB): their calls may read cached data (cache_cold false in the JSON).\n",
+                         warm);
+    if (!earlier.empty())
+      out += fmt::format(
+          "vs base: {}: the earlier run's median time / this run's (above 1 = this run faster), unpaired "
+          "bootstrap 95% interval; not interleaved, so no noise floor: drift between the runs shows in it.\n",
+          earlier);
     for (const CaseResult& r : results)
       if (r.compared && !r.comparison.baseline_ok)
         out += fmt::format("  {}: not compared: {}\n", r.info.id, r.comparison.problem);
@@ -277,10 +299,23 @@ nlohmann::json to_json(const std::vector<CaseResult>& results, const RunInfo& in
         return json{{"median", num(e.median)}, {"ci95_lo", num(e.lo)}, {"ci95_hi", num(e.hi)}, {"pairs", e.pairs}};
       };
       json cmp = {{"baseline", m.baseline}, {"baseline_ok", m.baseline_ok}, {"problem", m.problem}};
-      if (m.baseline_ok) {
+      if (m.baseline_ok && !m.interleaved) {
+        cmp["interleaved"] = false;
+        cmp["order"] = "not interleaved: the earlier run's tritium samples against this run's";
+        cmp["baseline_time_s"] = {{"median", m.baseline_timing.median}, {"samples", m.baseline_timing.samples}};
+        cmp["speedup"] = est(m.speedup);
+        cmp["speedup"]["definition"] =
+            "median of the earlier run's times / median of this run's, unpaired percentile bootstrap interval "
+            "(no noise floor: machine drift between the runs shows in the ratio)";
+      } else if (m.baseline_ok) {
+        cmp["interleaved"] = true;
         cmp["rounds"] = m.rounds;
         cmp["buffer_sets"] = m.buffer_sets;
-        cmp["order"] = "per round A B A2, then A2 B A (A = tritium, B = baseline, A2 = tritium again)";
+        cmp["set_bytes"] = m.set_bytes;
+        cmp["llc_bytes"] = m.llc_bytes;
+        cmp["cache_cold"] = m.cache_cold;
+        cmp["order"] = "round r runs the (r mod 6)-th order of A, B, A2 (A = tritium, B = baseline, A2 = tritium "
+                       "again); every call takes the next buffer set";
         cmp["baseline_time_s"] = {{"median", m.baseline_timing.median}, {"samples", m.baseline_timing.samples}};
         cmp["tritium_again_time_s"] = {{"median", m.again.median}, {"samples", m.again.samples}};
         cmp["speedup"] = est(m.speedup);

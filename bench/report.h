@@ -28,9 +28,15 @@ struct OutputCheck {
 struct Comparison {
   std::string baseline;     ///< the baseline's name ("C++ loop", "OpenBLAS sgemm")
   bool baseline_ok = false; ///< its outputs were within the case's tolerances (else not timed)
+  /// Timed call by call in the same rounds (else an earlier run's samples against this
+  /// run's, previous.h: no rounds, no noise floor).
+  bool interleaved = true;
   std::string problem;      ///< why it was not timed ("" when it was)
   int rounds = 0;           ///< interleaved rounds timed
-  int buffer_sets = 1;      ///< input / output sets rotated through, round by round
+  int buffer_sets = 1;      ///< input / output sets rotated through, one per call in turn
+  int64_t set_bytes = 0;    ///< bytes of one set (every array of the case)
+  int64_t llc_bytes = 0;    ///< the last-level cache (GPU: L2) the rotation is sized against
+  bool cache_cold = false;  ///< buffer_sets x set_bytes >= 2 x llc_bytes (else a cap was hit)
   TimingResult baseline_timing;  ///< the baseline's calls
   TimingResult again;            ///< tritium's second arm (the noise floor)
   RatioEstimate speedup;    ///< baseline time / tritium time, per round: above 1, tritium is faster

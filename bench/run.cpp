@@ -68,7 +68,7 @@ class Progress {
 
 int run_bench(const BenchOptions& opts) {
   if (opts.repeat < 0) return usage_error("--repeat must be >= 1");
-  nlohmann::json previous;
+  nlohmann::json previous;  // --vs FILE, checked here, before anything runs
   const bool named_vs = opts.vs == "auto" || opts.vs == "none" || opts.vs == "library" || opts.vs == "upstream";
   if (!named_vs) {
     std::ifstream in(opts.vs);
@@ -80,6 +80,12 @@ int run_bench(const BenchOptions& opts) {
       in >> previous;
     } catch (const std::exception& e) {
       return usage_error(fmt::format("--vs {}: not JSON: {}", opts.vs, e.what()));
+    }
+    try {
+      previous_samples(previous);
+      if (previous.contains("upstream")) upstream_results(previous["upstream"]);
+    } catch (const std::exception& e) {
+      return usage_error(fmt::format("--vs {}: {}", opts.vs, e.what()));
     }
   }
   if (!opts.dtype.empty() && opts.dtype != "fp32" && opts.dtype != "fp16" && opts.dtype != "bf16")
@@ -144,7 +150,8 @@ int run_bench(const BenchOptions& opts) {
   ctx.numerics.dot_tf32 = backend == "cuda";
   // The cpu baselines run on host memory (the cpu backend); cuBLAS on cuda's device memory.
   ctx.compare = (opts.vs == "auto" || opts.vs == "library") && has_library;
-  const bool run_driver = backend == "cuda" && (opts.vs == "auto" || opts.vs == "upstream");
+  // --vs FILE on cuda runs the driver too, so its LLM-sized cases are compared with FILE's.
+  const bool run_driver = backend == "cuda" && (opts.vs == "auto" || opts.vs == "upstream" || !previous.is_null());
   ctx.llc_bytes = info.machine.llc_bytes;
   if (backend == "cuda") {
     const auto props = device->properties();
@@ -202,11 +209,16 @@ int run_bench(const BenchOptions& opts) {
     const std::string why = upstream_status(u.python);
     if (!why.empty()) {
       fmt::print("not run: upstream Triton, torch and torch SDPA baselines: {}\n", why);
+      // Asked for by name, its absence is a failure; under auto it is a line in the report.
+      if (opts.vs == "upstream") {
+        fmt::print(stderr, "tritium bench: error: --vs upstream: {}\n", why);
+        any_failed = true;
+      }
     } else {
       u.kernels_dir = ctx.kernels_dir;
       u.library = tritium_c_library();
       u.quick = opts.quick;
-      u.only = opts.filter.substr(0, opts.filter.find('/'));
+      u.only = opts.filter;  // the driver's ids are "kernel/dtype/shape" too
       u.dtype = opts.dtype;
       char tmp[] = "/tmp/tritium-upstream-XXXXXX.json";
       if (stem.empty()) {
@@ -224,7 +236,16 @@ int run_bench(const BenchOptions& opts) {
         any_failed = any_failed || rc != 0;
         std::ifstream in(u.json_path);
         if (in) in >> upstream;
-        if (upstream.is_null()) fmt::print("tritium bench: the upstream driver exited {} without its JSON\n", rc);
+        if (upstream.is_null()) {
+          fmt::print(stderr, "tritium bench: error: the upstream driver exited {} without writing {}\n", rc,
+                     u.json_path);
+          any_failed = true;
+        } else if (!previous.is_null()) {
+          if (!previous.contains("upstream"))
+            fmt::print("{} has no upstream section: the driver's cases are not compared with it\n", opts.vs);
+          else
+            fmt::print("{}", format_upstream_vs_previous(upstream, previous["upstream"], opts.vs));
+        }
       } catch (const std::exception& e) {
         fmt::print("tritium bench: upstream driver: {}\n", e.what());
         any_failed = true;
@@ -264,7 +285,14 @@ int run_bench(const BenchOptions& opts) {
     }
     for (const auto& [suffix, svg] : charts) {
       if (svg.empty()) continue;
-      std::ofstream(stem + suffix) << svg;
+      std::ofstream chart(stem + suffix);
+      chart << svg;
+      chart.close();
+      if (!chart) {
+        fmt::print(stderr, "tritium bench: error: cannot write '{}'\n", stem + suffix);
+        any_failed = true;
+        continue;
+      }
       fmt::print("chart: {}\n", stem + suffix);
     }
   }

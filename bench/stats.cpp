@@ -18,19 +18,23 @@ uint64_t splitmix64(uint64_t& s) {
 }  // namespace
 
 std::vector<Arm> interleaved_order(int rounds) {
+  // The six orders of the three arms, each arm in each position twice per six rounds.
+  static const Arm kOrders[6][3] = {{Arm::A, Arm::B, Arm::A2}, {Arm::B, Arm::A2, Arm::A}, {Arm::A2, Arm::A, Arm::B},
+                                    {Arm::A, Arm::A2, Arm::B}, {Arm::B, Arm::A, Arm::A2}, {Arm::A2, Arm::B, Arm::A}};
   std::vector<Arm> order;
-  for (int r = 0; r < rounds; ++r) {
-    const bool even = r % 2 == 0;
-    order.push_back(even ? Arm::A : Arm::A2);
-    order.push_back(Arm::B);
-    order.push_back(even ? Arm::A2 : Arm::A);
-  }
+  for (int r = 0; r < rounds; ++r) order.insert(order.end(), kOrders[r % 6], kOrders[r % 6] + 3);
   return order;
 }
 
-RatioEstimate unpaired_ratio(const std::vector<double>& num, const std::vector<double>& den, uint64_t seed,
+RatioEstimate unpaired_ratio(const std::vector<double>& num_in, const std::vector<double>& den_in, uint64_t seed,
                              int resamples) {
   RatioEstimate e;
+  // Non-positive times are not measurements (as in paired_ratio): dropped.
+  std::vector<double> pn, pd;
+  for (double x : num_in) if (x > 0 && std::isfinite(x)) pn.push_back(x);
+  for (double x : den_in) if (x > 0 && std::isfinite(x)) pd.push_back(x);
+  const std::vector<double>& num = pn;
+  const std::vector<double>& den = pd;
   if (num.empty() || den.empty()) return e;
   e.pairs = static_cast<int>(std::min(num.size(), den.size()));
   e.median = quantile(num, 0.5) / quantile(den, 0.5);

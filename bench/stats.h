@@ -3,11 +3,13 @@
 //
 // A comparison times three arms call by call: A (tritium), B (the baseline) and A again (A2,
 // the noise floor: the same kernel compared with itself). One round runs each arm once, so
-// the three calls of a round share one thermal and frequency window; the order alternates
-// between rounds (A B A2, then A2 B A) so neither A-arm always follows B. Round i gives the
-// pair ratio B_i / A_i (how many times faster tritium is than the baseline: above 1, tritium
-// is faster) and the noise ratio A2_i / A_i.
-//
+// the three calls of a round share one thermal and frequency window; round r runs the arms
+// in the (r mod 6)-th of their six orders, so over six rounds each arm sits in each position
+// twice and follows each other arm three times (a call's position in its round - first after
+// the previous round's calls, or right after another arm - biases neither arm). Callers give
+// each call its own array set in turn (exec.cpp), so no call reads what the previous one
+// left in the cache. Round i gives the pair ratio B_i / A_i (how many times faster tritium
+// is than the baseline: above 1, tritium is faster) and the noise ratio A2_i / A_i.
 // The interval is the percentile bootstrap (B. Efron and R. J. Tibshirani, "An Introduction
 // to the Bootstrap", 1993, ch. 13): the rounds resampled with replacement `resamples` times,
 // the median of each resample, the 2.5th and 97.5th percentiles of those medians. The
@@ -22,8 +24,8 @@ namespace tritium::bench {
 /// The arms of an interleaved comparison.
 enum class Arm { A, B, A2 };
 
-/// The order of the calls of `rounds` rounds: round r is {A, B, A2} for even r and
-/// {A2, B, A} for odd r (3 x rounds entries).
+/// The order of the calls of `rounds` rounds (3 x rounds entries): round r is the
+/// (r mod 6)-th of {A B A2}, {B A2 A}, {A2 A B}, {A A2 B}, {B A A2}, {A2 B A}.
 std::vector<Arm> interleaved_order(int rounds);
 
 /// The median of a per-pair ratio and its bootstrap interval.
@@ -42,8 +44,8 @@ RatioEstimate paired_ratio(const std::vector<double>& num, const std::vector<dou
 
 /// The ratio of two unpaired sample sets (e.g. a previous run's times against this run's):
 /// median(num) / median(den), and the percentile-bootstrap 95% interval of that ratio with
-/// each set resampled independently. pairs is the smaller set's size; an empty set gives
-/// all zeros.
+/// each set resampled independently. Non-positive and non-finite samples are dropped;
+/// pairs is the smaller remaining set's size; an empty set gives all zeros.
 RatioEstimate unpaired_ratio(const std::vector<double>& num, const std::vector<double>& den, uint64_t seed = 1,
                              int resamples = 2000);
 

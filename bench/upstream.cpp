@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -49,6 +50,18 @@ const nlohmann::json& at(const nlohmann::json& j, const char* key, const std::st
   if (!j.is_object() || !j.contains(key))
     throw std::runtime_error(fmt::format("upstream driver JSON: {} has no '{}'", where, key));
   return j.at(key);
+}
+
+// An arm's samples, summarized; a timed arm without samples is a malformed document.
+TimingResult samples_of(const nlohmann::json& arm, const std::string& where) {
+  const nlohmann::json& s = at(arm, "samples_s", where);
+  if (!s.is_array() || s.empty()) throw std::runtime_error("upstream driver JSON: " + where + " has an arm without samples");
+  std::vector<double> v;
+  for (const auto& x : s) {
+    if (!x.is_number()) throw std::runtime_error("upstream driver JSON: " + where + " has a sample that is not a number");
+    v.push_back(x.get<double>());
+  }
+  return summarize(std::move(v));
 }
 
 RatioEstimate ratio_of(const nlohmann::json& r) {
@@ -154,7 +167,7 @@ std::vector<CaseResult> upstream_results(const nlohmann::json& driver) {
     }
     const std::string first = has_tritium ? "tritium" : "triton";
     base.timed = at(c, "timed", where).get<bool>() && arms.contains(first);
-    if (base.timed) base.timing = summarize(at(arms.at(first), "samples_s", where).get<std::vector<double>>());
+    if (base.timed) base.timing = samples_of(arms.at(first), where);
 
     // `against_arm`: the arm the ratio is taken against ("triton" or the library's).
     auto compared = [&](const std::string& against_arm, const std::string& against, const char* ratio_key) {
@@ -167,10 +180,10 @@ std::vector<CaseResult> upstream_results(const nlohmann::json& driver) {
       cmp.baseline_ok = true;
       cmp.rounds = c.value("rounds", 0);
       if (arms.contains(against_arm))
-        cmp.baseline_timing = summarize(at(arms.at(against_arm), "samples_s", where).get<std::vector<double>>());
+        cmp.baseline_timing = samples_of(arms.at(against_arm), where);
       const std::string noise_arm = first + "'";
       if (arms.contains(noise_arm))
-        cmp.again = summarize(at(arms.at(noise_arm), "samples_s", where).get<std::vector<double>>());
+        cmp.again = samples_of(arms.at(noise_arm), where);
       cmp.speedup = ratio_of(ratios.at(ratio_key));
       if (ratios.contains("noise")) cmp.noise = ratio_of(ratios.at("noise"));
       return r;
@@ -184,6 +197,33 @@ std::vector<CaseResult> upstream_results(const nlohmann::json& driver) {
       out.push_back(r);
     }
   }
+  return out;
+}
+
+std::string format_upstream_vs_previous(const nlohmann::json& now, const nlohmann::json& before,
+                                        const std::string& label) {
+  // tritium's samples by id: the "vs Triton" results carry them (the first of each pair).
+  const auto tritium_samples = [](const nlohmann::json& doc) {
+    std::map<std::string, std::vector<double>> m;
+    for (const CaseResult& r : upstream_results(doc))
+      if (r.timed && r.comparison.baseline.rfind("Triton", 0) == 0 && !m.count(r.info.id))
+        m[r.info.id] = r.timing.samples;
+    return m;
+  };
+  const auto a = tritium_samples(before), b = tritium_samples(now);
+  std::string out = fmt::format("\ntritium in the driver's cases against {} (earlier median / this median, unpaired "
+                                "bootstrap 95% interval; above 1: this run faster):\n",
+                                label);
+  int matched = 0;
+  for (const auto& [id, samples] : b) {
+    const auto it = a.find(id);
+    if (it == a.end()) continue;
+    ++matched;
+    const RatioEstimate e = unpaired_ratio(it->second, samples, 1);
+    out += fmt::format("  {:<36} {:>10} -> {:>10}  {:.3f}x [{:.3f}, {:.3f}]\n", id, format_seconds(median_of(it->second)),
+                       format_seconds(median_of(samples)), e.median, e.lo, e.hi);
+  }
+  if (matched == 0) out += "  no case of this run is in the earlier file\n";
   return out;
 }
 

@@ -61,6 +61,15 @@ int run_upstream(const UpstreamOptions& o);
 /// std::runtime_error (naming the key) on a malformed document.
 std::vector<CaseResult> upstream_results(const nlohmann::json& driver);
 
+/// tritium's driver timings of this run (`now`) against an earlier run's (`before`, the
+/// "upstream" section of an earlier `--json` file), case by case (matched by kernel, dtype
+/// and shape): a header naming `label`, then per case the earlier and the present median
+/// and earlier / present with its unpaired bootstrap 95% interval (above 1: this run is
+/// faster; not interleaved, so drift between the runs shows in it). One line says so when
+/// no case matched. Throws std::runtime_error on a malformed document.
+std::string format_upstream_vs_previous(const nlohmann::json& now, const nlohmann::json& before,
+                                        const std::string& label);
+
 /// The RunInfo for charting upstream_results(): `base` with the driver's measured copy
 /// bandwidth (its 1 GiB torch copy_) and compute peak (best cuBLAS rate of the run).
 RunInfo upstream_info(const nlohmann::json& driver, RunInfo base);

@@ -15,18 +15,15 @@ void declare_bench(CLI::App& cmd, BenchArgs& a) {
   cmd.add_option("--dtype", o.dtype);
   cmd.add_option("--vs", o.vs);
   cmd.add_option("--json", o.json_path);
-  cmd.add_option("--repeat", o.repeat);
-  cmd.add_option("--warmup", o.warmup);
+  // Given, they must be meaningful; left out, they keep BenchOptions' "automatic" values.
+  cmd.add_option("--repeat", o.repeat)->check(CLI::PositiveNumber);
+  cmd.add_option("--warmup", o.warmup)->check(CLI::NonNegativeNumber);
   cmd.add_flag("--list", o.list_only);
   cmd.add_flag("--no-progress", o.no_progress);
   cmd.add_option("--kernels-dir", o.kernels_dir);
 }
 
 int run_bench_command(const BenchArgs& a) {
-  if (a.options.repeat < 0) {
-    fmt::print(stderr, "tritium bench: error: --repeat must be >= 0, got {}\n", a.options.repeat);
-    return 2;
-  }
   return bench::run_bench(a.options);
 }
 

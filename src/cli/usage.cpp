@@ -190,8 +190,11 @@ OPTIONS
                        with 95% intervals and the noise band), .roofline.svg, and
                        on cuda .upstream.json, .upstream.ratios.svg and
                        .upstream.roofline.svg
-    --repeat N         timed repetitions per case; the median is reported
-    --warmup N         untimed launches before timing
+    --repeat N         timed repetitions (rounds, when compared) per case, N >= 1;
+                       the median is reported. Default: automatic (at least 10
+                       and 0.5 s of timed calls, at most 2 s or 1000)
+    --warmup N         untimed launches (rounds) before timing, N >= 0. Default:
+                       automatic (2, then more until 0.2 s has passed)
     --list             print the case list and exit without compiling anything
     --no-progress      no progress indication on standard error
     --kernels-dir DIR  where the suite's kernel files are (default:

@@ -3,6 +3,7 @@
 // roofline's fraction bars. Positions are recomputed here from the layout's definition.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <regex>
 
 #include "bench/chart.h"
@@ -76,4 +77,23 @@ TEST(BenchChart, RooflineBarsAreTheFractionOfEachRoof) {
   EXPECT_NE(svg.find("class=\"point\""), std::string::npos);  // the matmul on the log-log roofline
   EXPECT_NE(svg.find(">10%<"), std::string::npos);
   EXPECT_NE(svg.find(">50%<"), std::string::npos);
+}
+
+TEST(BenchChart, AHugeRatioKeepsTheAxisTicksFewAndFinite) {
+  // A 729x speed-up once produced 812 tick labels; an infinite one must not hang.
+  for (double big : {729.0, 1e300, std::numeric_limits<double>::infinity()}) {
+    const std::string svg = ratio_chart_svg({compared_case("a/fp32/1", big, big, big)}, RunInfo{});
+    const std::regex tick("text-anchor=\"middle\">[0-9.e+]+</text>");
+    const auto n = std::distance(std::sregex_iterator(svg.begin(), svg.end(), tick), std::sregex_iterator());
+    EXPECT_GE(n, 3) << big;
+    EXPECT_LE(n, 12) << big;
+  }
+}
+
+TEST(BenchChart, TheNoiseBandIsDrawnOverTheBar) {
+  const std::string svg = ratio_chart_svg({compared_case("a/fp32/1", 2.0, 1.8, 2.5)}, RunInfo{});
+  const size_t bar = svg.find("class=\"bar\""), noise = svg.find("class=\"noise\"");
+  ASSERT_NE(bar, std::string::npos);
+  ASSERT_NE(noise, std::string::npos);
+  EXPECT_LT(bar, noise) << "SVG paints in document order: the band must come after the bar";
 }

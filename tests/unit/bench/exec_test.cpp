@@ -164,6 +164,8 @@ TEST_F(BenchExec, ComparedWithItsBaselineRoundByRound) {
   EXPECT_EQ(c.baseline, "C++ loop");
   EXPECT_EQ(c.rounds, 4);
   EXPECT_EQ(c.buffer_sets, 7);
+  EXPECT_EQ(c.set_bytes, 3 * 100003 * 4);
+  EXPECT_TRUE(c.cache_cold);
   EXPECT_EQ(r.timing.samples.size(), 4u);
   EXPECT_EQ(c.baseline_timing.samples.size(), 4u);
   EXPECT_EQ(c.again.samples.size(), 4u);
@@ -195,4 +197,29 @@ TEST_F(BenchExec, AWrongBaselineIsReportedNotTimed) {
       << r.comparison.problem;
   EXPECT_TRUE(r.timed);
   EXPECT_EQ(r.timing.samples.size(), 1u);
+}
+
+TEST(BenchRotation, SetsSpanTwiceTheCacheUpToTheCaps) {
+  using tritium::bench::buffer_rotation;
+  // 1 MB arrays against a 50 MB L2: 100 sets, 100 MB, cold.
+  auto r = buffer_rotation(1000000, 50000000);
+  EXPECT_EQ(r.sets, 100);
+  EXPECT_TRUE(r.cache_cold);
+  // Not a multiple: rounded up (2 x 10 / 3 -> 7 sets, 21 bytes >= 20).
+  EXPECT_EQ(buffer_rotation(3, 10).sets, 7);
+  // Arrays already twice the cache: one set suffices and is cold.
+  r = buffer_rotation(int64_t{1} << 30, int64_t{256} << 20);
+  EXPECT_EQ(r.sets, 1);
+  EXPECT_TRUE(r.cache_cold);
+  // 80 KB arrays against 480 MiB: 12583 sets wanted, 4096 allowed: not cold.
+  r = buffer_rotation(80000, int64_t{480} << 20);
+  EXPECT_EQ(r.sets, tritium::bench::kMaxBufferSets);
+  EXPECT_FALSE(r.cache_cold);
+  // 3 MB arrays against 4 GiB of cache: the byte cap (4 GiB / 3 MB = 1431 sets) binds first.
+  r = buffer_rotation(3000000, int64_t{4} << 30);
+  EXPECT_EQ(r.sets, static_cast<int>(tritium::bench::kMaxBufferSetBytes / 3000000));
+  EXPECT_FALSE(r.cache_cold);
+  // Unknown sizes: no rotation.
+  EXPECT_EQ(buffer_rotation(0, 1 << 20).sets, 1);
+  EXPECT_FALSE(buffer_rotation(1000, 0).cache_cold);
 }

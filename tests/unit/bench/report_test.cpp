@@ -150,3 +150,18 @@ TEST(BenchTiming, MedianAndRepetitions) {
 }
 
 }  // namespace
+
+TEST(BenchReport, FewRoundsShowTheirCountNotAnInterval) {
+  CaseResult r = fake_result(true, 1e6, 0, 1e-3);
+  r.compared = true;
+  r.comparison.baseline = "C++ loop";
+  r.comparison.baseline_ok = true;
+  r.comparison.speedup = {0.64, 0.64, 0.64, 1};
+  r.comparison.noise = {0.53, 0.53, 0.53, 1};
+  const std::string t = format_table({r}, RunInfo{});
+  EXPECT_NE(t.find("0.64x (n=1)"), std::string::npos) << t;
+  EXPECT_NE(t.find("0.53 (n=1)"), std::string::npos) << t;
+  EXPECT_EQ(t.find("[0.64, 0.64]"), std::string::npos) << t;
+  r.comparison.speedup.pairs = r.comparison.noise.pairs = 5;
+  EXPECT_NE(format_table({r}, RunInfo{}).find("0.64x [0.64, 0.64]"), std::string::npos);
+}

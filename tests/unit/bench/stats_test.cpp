@@ -13,12 +13,32 @@ using tritium::bench::interleaved_order;
 using tritium::bench::paired_ratio;
 using tritium::bench::quantile;
 
-TEST(BenchStats, EachRoundRunsEveryArmOnceAndTheAArmsSwapAroundB) {
+TEST(BenchStats, EachRoundRunsEveryArmOnceInEachOfTheSixOrdersInTurn) {
   const std::vector<Arm> o = interleaved_order(4);
-  const std::vector<Arm> want = {Arm::A, Arm::B, Arm::A2, Arm::A2, Arm::B, Arm::A,
-                                 Arm::A, Arm::B, Arm::A2, Arm::A2, Arm::B, Arm::A};
+  const std::vector<Arm> want = {Arm::A,  Arm::B, Arm::A2, Arm::B, Arm::A2, Arm::A,
+                                 Arm::A2, Arm::A, Arm::B,  Arm::A, Arm::A2, Arm::B};
   EXPECT_EQ(o, want);
   EXPECT_TRUE(interleaved_order(0).empty());
+}
+
+TEST(BenchStats, OverSixRoundsEveryArmHoldsEveryPositionTwiceAndFollowsEveryOtherThrice) {
+  const std::vector<Arm> o = interleaved_order(12);
+  ASSERT_EQ(o.size(), 36u);
+  int at[3][3] = {};       // [arm][position], first six rounds
+  int before[3][3] = {};   // [x][y]: x runs earlier than y in the round
+  for (size_t r = 0; r < 6; ++r) {
+    for (size_t p = 0; p < 3; ++p) {
+      ++at[static_cast<int>(o[3 * r + p])][p];
+      for (size_t q = p + 1; q < 3; ++q) ++before[static_cast<int>(o[3 * r + p])][static_cast<int>(o[3 * r + q])];
+    }
+  }
+  for (int a = 0; a < 3; ++a)
+    for (int p = 0; p < 3; ++p) EXPECT_EQ(at[a][p], 2) << "arm " << a << " position " << p;
+  for (int x = 0; x < 3; ++x)
+    for (int y = 0; y < 3; ++y)
+      if (x != y) EXPECT_EQ(before[x][y], 3) << x << " before " << y;
+  // The pattern repeats every six rounds.
+  EXPECT_TRUE(std::equal(o.begin(), o.begin() + 18, o.begin() + 18));
 }
 
 TEST(BenchStats, QuantilesInterpolateBetweenOrderStatistics) {
@@ -105,4 +125,12 @@ TEST(BenchStats, UnpairedRatioIsTheRatioOfMedians) {
   const auto same = tritium::bench::unpaired_ratio(std::vector<double>(9, 4.0), std::vector<double>(5, 2.0));
   EXPECT_DOUBLE_EQ(same.lo, 2.0);
   EXPECT_DOUBLE_EQ(same.hi, 2.0);
+}
+
+TEST(BenchStats, UnpairedRatioDropsSamplesThatAreNotTimes) {
+  // medians 2 (of 2, 2, 2 once -1 and NaN are dropped) over 1: 2, not a negative ratio.
+  const auto e = tritium::bench::unpaired_ratio({2, -1, 2, std::nan(""), 2}, {1, 1, 0});
+  EXPECT_DOUBLE_EQ(e.median, 2.0);
+  EXPECT_EQ(e.pairs, 2);  // 3 numerators and 2 denominators left
+  EXPECT_EQ(tritium::bench::unpaired_ratio({-1}, {1}).pairs, 0);
 }

@@ -157,3 +157,26 @@ TEST(Upstream, TheCLibraryComesFromTheEnvironmentWhenItExists) {
     EXPECT_EQ(tritium::bench::tritium_c_library(), "/proc/self/exe");
   }
 }
+
+TEST(Upstream, ATimedArmWithoutSamplesIsMalformed) {
+  nlohmann::json d = fixture();
+  d["cases"][0]["arms"]["tritium"]["samples_s"] = nlohmann::json::array();
+  EXPECT_THROW(tritium::bench::upstream_results(d), std::runtime_error);
+  d = fixture();
+  d["cases"][0]["arms"]["torch"]["samples_s"] = {1e-5, "x"};
+  EXPECT_THROW(tritium::bench::upstream_results(d), std::runtime_error);
+}
+
+TEST(Upstream, TritiumsDriverTimesAreComparedWithAnEarlierRun) {
+  nlohmann::json before = fixture(), now = fixture();
+  // This run's tritium twice as fast on rmsnorm: earlier / now = 2.
+  for (auto& x : now["cases"][0]["arms"]["tritium"]["samples_s"]) x = x.get<double>() / 2;
+  const std::string text = tritium::bench::format_upstream_vs_previous(now, before, "old.json");
+  EXPECT_NE(text.find("against old.json"), std::string::npos) << text;
+  EXPECT_NE(text.find("rmsnorm/bf16/4096x8192"), std::string::npos) << text;
+  EXPECT_NE(text.find("2.000x ["), std::string::npos) << text;  // medians 3.8e-5 then, 1.9e-5 now
+  EXPECT_EQ(text.find("matmul"), std::string::npos) << "no tritium arm there, nothing to compare";
+  before["cases"].erase(0);
+  EXPECT_NE(tritium::bench::format_upstream_vs_previous(now, before, "old.json").find("no case of this run"),
+            std::string::npos);
+}

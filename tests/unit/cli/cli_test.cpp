@@ -174,6 +174,16 @@ TEST(Cli, BenchRefusesABaselineTheBackendLacks) {
   Result lib = run("bench --backend interp --vs library --quick");
   EXPECT_EQ(lib.status, 2);
   EXPECT_TRUE(contains(lib.err, "interp backend has no in-process baselines")) << lib.err;
+  Result zero = run("bench --repeat 0 --quick");
+  EXPECT_EQ(zero.status, 2) << "--repeat 0 is not automatic in disguise";
+  Result neg = run("bench --warmup -3 --quick");
+  EXPECT_EQ(neg.status, 2);
+  const std::string bad = tmp_path("bad-run.json");
+  std::ofstream(bad) << R"({"cases": 5})";
+  Result malformed = run("bench --quick --filter vector_add --vs " + bad);
+  EXPECT_EQ(malformed.status, 2);
+  EXPECT_TRUE(contains(malformed.err, "no \"cases\" array")) << malformed.err;
+  EXPECT_FALSE(contains(malformed.out, "copy bandwidth")) << "refused before the run starts";
   Result file = run("bench --vs /nonexistent/run.json --quick");
   EXPECT_EQ(file.status, 2);
   EXPECT_TRUE(contains(file.err, "auto, library, upstream, none")) << file.err;
