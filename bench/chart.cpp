@@ -22,12 +22,12 @@ std::string esc(const std::string& s) {
 
 bool compared(const CaseResult& r) { return r.compared && r.comparison.baseline_ok; }
 
-// The x where the bars start: room for the longest label at ~6.2 px per character of the
-// 11 px sans-serif font, 260 px at least.
+// The x where the bars start: room for the longest label at ~6.8 px per character of the
+// 11 px sans-serif font (renderers differ; wide enough for DejaVu Sans), 260 px at least.
 double label_margin(const std::vector<std::string>& labels) {
   size_t n = 0;
   for (const std::string& l : labels) n = std::max(n, l.size());
-  return std::max(260.0, 6.2 * static_cast<double>(n) + 16);
+  return std::max(260.0, 6.8 * static_cast<double>(n) + 16);
 }
 
 // Axis tick spacing: 1, 2 or 5 times a power of ten (0.25 up to 2.5), about 4 to 10 ticks.
@@ -72,12 +72,14 @@ std::string ratio_chart_svg(const std::vector<CaseResult>& results, const RunInf
   if (rows.empty()) return "";
   const RatioChartLayout L = ratio_chart_layout(results);
   const double h = L.top + L.row * static_cast<double>(rows.size()) + 50;
-  std::string s = svg_open(L.left + L.width + 40, h);
+  const std::string subtitle =
+      "median of interleaved rounds, whisker: 95% bootstrap interval; grey band: the A-vs-A noise interval; "
+      "bar green/red: interval above/below 1";
+  std::string s = svg_open(std::max(L.left + L.width + 40, 20 + 6.5 * static_cast<double>(subtitle.size())), h);
   s += fmt::format("<text x=\"10\" y=\"16\" font-size=\"13\">tritium {} on {}: speed-up over the baseline "
                    "(baseline time / tritium time; above 1: tritium faster)</text>\n<text x=\"10\" y=\"31\">"
-                   "median of interleaved rounds, whisker: 95% bootstrap interval; grey band: the A-vs-A noise "
-                   "interval; bar green/red: interval above/below 1</text>\n",
-                   esc(info.version), esc(info.backend));
+                   "{}</text>\n",
+                   esc(info.version), esc(info.backend), subtitle);
   const double y_end = L.top + L.row * static_cast<double>(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) {
     const CaseResult& r = *rows[i];
@@ -136,7 +138,7 @@ std::string roofline_svg(const std::vector<CaseResult>& results, const RunInfo& 
       info.compute_peak_flops > 0
           ? fmt::format("of {}, {}", format_flops_rate(info.compute_peak_flops), info.compute_peak_source)
           : std::string("no compute roof measured"));
-  const double svg_w = std::max(left + width + 60, 20 + 6.2 * static_cast<double>(subtitle.size()));
+  const double svg_w = std::max(left + width + 60, 20 + 6.5 * static_cast<double>(subtitle.size()));
   std::string s = svg_open(svg_w, panel2 ? p2_top + p2_h + 60 : panel1_end + 40);
   s += fmt::format("<text x=\"10\" y=\"16\" font-size=\"13\">tritium {} on {}: fraction of the roof measured in "
                    "this run</text>\n<text x=\"10\" y=\"31\">{}</text>\n",
