@@ -412,6 +412,15 @@ struct CompileOptions {
   int num_stages = 3;              ///< software-pipelining depth, >= 0
   bool portable_numerics = false;  ///< bit-identical results across backends (ARCHITECTURE.md)
   bool debug = false;              ///< tl.device_assert active
+  /// Sanitize mode (also on when the environment has TRITIUM_SANITIZE=1): every load and
+  /// store is checked against the buffer of the pointer argument it is derived from, and a
+  /// launch that goes out of bounds throws Error(Device) naming the kernel, the access's
+  /// file:line, the program id, the argument and the byte offset (the access itself is
+  /// skipped); masked-off lanes of a load without `other` read a poison value (NaN for
+  /// floats, 0xA5 bytes for integers) instead of 0, so a kernel that uses them shows it.
+  /// Arguments given as raw pointers without an extent are not checked. cpu backend only:
+  /// the others refuse a sanitize compile. Slower: the checked accesses take no fast path.
+  bool sanitize = false;
   /// Pass names after which the IR is dumped ("all" = every pass); unknown names throw
   /// Error(Usage) listing the valid ones. A compile with dumps bypasses the cache lookup.
   std::vector<std::string> dump_after;

@@ -55,6 +55,7 @@ struct CompiledState {
   std::string ir_text;                      ///< IR after the pipeline
   std::unique_ptr<ir::Module> ir;           ///< the IR itself (owned; locations into `module`)
   std::unique_ptr<runtime::LoadedKernel> loaded;  ///< the device's loaded kernel
+  bool sanitize = false;                    ///< compiled in sanitize mode: launches pass bounds
 };
 
 /// The IR of one specialization, after the pass pipeline.
@@ -105,6 +106,10 @@ void apply_heuristics(const ModuleState& module, const frontend::FunctionDef& fn
 
 /// The cache-key part of `options` (everything but the dumps).
 std::string options_key(const CompileOptions& options);
+
+/// Whether a compile with `options` is in sanitize mode: options.sanitize, or the
+/// environment's TRITIUM_SANITIZE=1 (read at each compile).
+bool sanitize_enabled(const CompileOptions& options);
 
 /// Call inside a catch block: rethrows the current exception as a tritium::Error.
 /// frontend::CompileError → CompileError; tritium::Error unchanged; std::logic_error →

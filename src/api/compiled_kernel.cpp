@@ -38,6 +38,11 @@ CompiledKernel Kernel::compile(const Device& device, const std::string& signatur
   cg.debug = options.debug;
   cg.num_warps = options.num_warps;
   cg.num_stages = options.num_stages;
+  cg.sanitize = state->sanitize = detail::sanitize_enabled(options);
+  if (cg.sanitize && dev->name() != "cpu")
+    throw Error(ErrorKind::Usage, fmt::format("kernel '{}': sanitize mode (CompileOptions::sanitize, TRITIUM_SANITIZE=1) "
+                                              "is implemented on the cpu backend only, not on {}",
+                                              name_, dev->name()));
   try {
     state->loaded = dev->compile(*state->ir, cg);
   } catch (...) {
@@ -104,8 +109,19 @@ void CompiledKernel::launch_impl(const Grid& grid, const std::vector<Arg>& args,
   if (grid.x == 0 || grid.y == 0 || grid.z == 0) return;
   std::array<int32_t, 3> g = {static_cast<int32_t>(grid.x), static_cast<int32_t>(grid.y), static_cast<int32_t>(grid.z)};
   try {
-    if (wait) state_->loaded->launch(g, slots);
-    else state_->loaded->launch_async(g, slots, stream);
+    if (state_->sanitize) {
+      // One extent per slot (slots are the arguments in order): the bytes from each pointer
+      // to its buffer's end; raw pointers (no extent) and non-pointers are not checked.
+      std::vector<tritium_bounds> bounds(slots.size(), tritium_bounds{nullptr, ~uint64_t{0}});
+      for (size_t i = 0; i < args.size() && i < slots.size(); ++i)
+        if (args[i].kind() == Arg::Kind::Pointer && args[i].pointer_extent() > 0)
+          bounds[i] = tritium_bounds{args[i].pointer(), static_cast<uint64_t>(args[i].pointer_extent())};
+      state_->loaded->launch_checked(g, slots, bounds);
+    } else if (wait) {
+      state_->loaded->launch(g, slots);
+    } else {
+      state_->loaded->launch_async(g, slots, stream);
+    }
   } catch (...) {
     detail::rethrow_as_error(ErrorKind::Device, fmt::format("launching kernel '{}' on {}", state_->name,
                                                             state_->device->name()));

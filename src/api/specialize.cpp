@@ -3,6 +3,8 @@
 #include <iostream>
 #include <set>
 
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 #include "api/api_internal.h"
@@ -68,9 +70,15 @@ void validate_options(const CompileOptions& o) {
   }
 }
 
+bool sanitize_enabled(const CompileOptions& o) {
+  if (o.sanitize) return true;
+  const char* env = std::getenv("TRITIUM_SANITIZE");
+  return env && std::string(env) == "1";
+}
+
 std::string options_key(const CompileOptions& o) {
-  return fmt::format("warps={},stages={},portable={},debug={}", o.num_warps, o.num_stages, o.portable_numerics ? 1 : 0,
-                     o.debug ? 1 : 0);
+  return fmt::format("warps={},stages={},portable={},debug={},sanitize={}", o.num_warps, o.num_stages,
+                     o.portable_numerics ? 1 : 0, o.debug ? 1 : 0, sanitize_enabled(o) ? 1 : 0);
 }
 
 frontend::Specialization resolve_specialization(const std::string& kernel, const std::vector<Parameter>& params,

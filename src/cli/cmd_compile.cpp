@@ -71,6 +71,7 @@ void declare_compile(CLI::App& cmd, CompileArgs& a) {
   cmd.add_option("--numerics", a.numerics);
   cmd.add_option("--dump-after", a.dump_after)->delimiter(',')->allow_extra_args(false);
   cmd.add_flag("--debug", a.debug);
+  cmd.add_flag("--sanitize", a.sanitize);
   cmd.add_flag("--list-kernels", a.list_kernels);
   cmd.add_option("--config", a.config);
   cmd.add_option("--arg", a.arg_values)->allow_extra_args(false);
@@ -132,6 +133,7 @@ int run_compile(const CompileArgs& a) {
     if (a.num_stages >= 0) options.num_stages = a.num_stages;
     options.portable_numerics = a.numerics == "portable";
     options.debug = a.debug;
+    options.sanitize = a.sanitize;
     options.dump_after = a.dump_after;
     options.dump = [](const std::string& pass, const std::string& ir) {
       fmt::print(stderr, "// ----- IR after {} -----\n{}", pass, ir);

@@ -27,6 +27,7 @@ struct CompileArgs {
   std::string numerics = "native";
   std::vector<std::string> dump_after;
   bool debug = false;
+  bool sanitize = false;  ///< --sanitize: CompileOptions::sanitize (cpu; --emit cpp shows the checks)
   bool list_kernels = false;
   bool help = false;
 };

@@ -51,7 +51,7 @@ SYNOPSIS
     tritium compile FILE.py --kernel NAME --signature SIG [--emit ir|cpp|cuda|opencl|msl]
                     [-o OUT]
                     [--num-warps N] [--num-stages N] [--numerics native|portable]
-                    [--dump-after PASS|all]... [--debug]
+                    [--dump-after PASS|all]... [--debug] [--sanitize]
                     [--config N] [--arg NAME=VALUE]...
     tritium compile FILE.py --list-kernels
     tritium compile FILE.py --kernel NAME --list-configs
@@ -107,6 +107,10 @@ OPTIONS
     --dump-after PASS|all     print the IR to standard error after pass PASS (or after
                               every pass); may be repeated or comma-separated
     --debug                   enable tl.device_assert
+    --sanitize                sanitize mode (cpu backend; also TRITIUM_SANITIZE=1 for
+                              every compile): each load and store checked against its
+                              argument's buffer, masked-off lanes without `other`
+                              poisoned; --emit cpp shows the checks
     --config N                use @triton.autotune config N (0-based)
     --arg NAME=VALUE          the value of argument NAME for @triton.heuristics (an
                               integer, float, True or False); may be repeated

@@ -25,6 +25,9 @@ struct CodegenOptions {
   /// them native-numerics dots in the threadgroup shape stay FMA chains. The metal device
   /// sets it; the text records it (cache keys hash the text).
   bool simdgroup_matrices = true;
+  /// Sanitize mode (CompileOptions::sanitize): every load and store checked against its
+  /// argument's buffer, masked-off lanes read without `other` poisoned. cpu only.
+  bool sanitize = false;
 };
 
 /// A device allocation. `ptr` is the device address passed to kernels.
@@ -57,6 +60,14 @@ class LoadedKernel {
   virtual void launch_async(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args,
                             void* stream = nullptr) {
     (void)stream;
+    launch(grid, args);
+  }
+  /// launch() of a kernel compiled in sanitize mode (CodegenOptions::sanitize): `bounds`
+  /// holds one entry per slot (the extent of each pointer argument's buffer), which the
+  /// kernel's checks read. Default (backends without sanitize mode): launch().
+  virtual void launch_checked(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args,
+                              const std::vector<tritium_bounds>& bounds) {
+    (void)bounds;
     launch(grid, args);
   }
   /// Generated source (C++ for cpu), for --emit and debugging.

@@ -19,6 +19,14 @@ typedef union tritium_arg {
   float f32;
 } tritium_arg;
 
+/// The extent of one pointer argument, for sanitize mode: `bytes` from `base` (the pointer
+/// passed) to the end of its buffer; UINT64_MAX when unknown (a raw pointer), which is
+/// not checked.
+typedef struct tritium_bounds {
+  const void* base;
+  uint64_t bytes;
+} tritium_bounds;
+
 /// Host services available to generated CPU code (device_print / device_assert).
 typedef struct tritium_host {
   /// Prints one formatted line (already including the program id prefix).
@@ -29,6 +37,9 @@ typedef struct tritium_host {
   /// Streaming (non-temporal) stores: -1 never; otherwise a store op whose programs write at
   /// least this many bytes in the launch (grid size x block bytes) uses them. Set per launch.
   int64_t stream_min_bytes;
+  /// Sanitize mode (CompileOptions::sanitize): one entry per parameter slot, set per launch;
+  /// null otherwise (kernels compiled without sanitize never read it).
+  const tritium_bounds* bounds;
 } tritium_host;
 
 /// Entry point exported by a compiled CPU kernel object:

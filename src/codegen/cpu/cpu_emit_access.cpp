@@ -279,6 +279,7 @@ struct Prefix {
 
 FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const std::string& alias) {
   if (cl_like()) return FastAccess::kNone;  // OpenCL C: the general element loops
+  if (opts_.sanitize) return FastAccess::kNone;  // every access checked, element by element
   const bool is_load = op.kind == OpKind::Load;
   const Value* ptr = op.operands[0];
   const Value* mask = nullptr;

@@ -26,12 +26,14 @@ void Emitter::emit_load(const Op& op) {
   // load is volatile, so a value another work-group published is read from memory, not a
   // cache that is not coherent across compute units (NVIDIA's L1).
   const bool vol = op.attr_int("volatile", 0) != 0 || (cl_like() && has_atomics_);
+  const bool san = opts_.sanitize && !cl_like();
   auto value = [&](const Idx& i) {
     std::string p = elem(ptr, i);
     std::string v = cx_.load(ptr->type, p, vol);
+    if (san) v = sanitized_load(op, ptr, p, v, poison_of(r->type.scalar));
     if (!mask) return v;
     std::string m = elem(mask, i);
-    std::string o = other ? elem(other, i) : zero_of(r->type.element());
+    std::string o = other ? elem(other, i) : san ? poison_of(r->type.scalar) : zero_of(r->type.element());
     return fmt::format("{} ? {} : {}", m, v, o);
   };
   if (r->type.is_scalar()) {
@@ -87,12 +89,15 @@ void Emitter::emit_store(const Op& op) {
   const Value* val = op.operands[1];
   const Value* mask = op.operands.size() >= 3 ? op.operands[2] : nullptr;
   if (!ptr->type.is_ptr) refuse(op, "operand is not a pointer");
+  const bool san = opts_.sanitize && !cl_like();
   auto body = [&](const Idx& i) {
     std::string p = elem(ptr, i);
     std::string v = elem(val, i);
     if (ptr->type.scalar == ScalarType::I1) v = fmt::format("(uint8_t)({} & 1)", v);
-    if (mask) line(fmt::format("if ({}) *({}) = {};", elem(mask, i), p, v));
-    else line(fmt::format("*({}) = {};", p, v));
+    std::string st = fmt::format("*({}) = {};", p, v);
+    if (san) st = sanitized_store(op, ptr, p, st);
+    if (mask) line(fmt::format("if ({}) {{ {} }}", elem(mask, i), st));
+    else line(st);
   };
   if (ptr->type.is_scalar()) {
     snapshot_aliased_loads(nullptr);
@@ -155,14 +160,17 @@ void Emitter::emit_atomic_rmw(const Op& op) {
     return fmt::format("tr_bits<{}>(tr_atomic_update(({}*)({}), [&]({} o_) {{ return tr_bits<{}>({}); }}))", T, bits,
                        p, bits, bits, from_compute(S, upd));
   };
+  const bool san = opts_.sanitize;
   auto body = [&](const Idx& i, const std::string& dst) {
     std::string p = elem(ptr, i);
     std::string v = elem(val, i);
+    std::string c = call(p, v);
+    if (san) c = sanitized_load(op, ptr, p, c, poison_of(S), 2);
     if (mask) {
       std::string m = elem(mask, i);
-      line(fmt::format("{} = {} ? {} : {};", dst, m, call(p, v), zero_of(r->type.element())));
+      line(fmt::format("{} = {} ? {} : {};", dst, m, c, zero_of(r->type.element())));
     } else {
-      line(fmt::format("{} = {};", dst, call(p, v)));
+      line(fmt::format("{} = {};", dst, c));
     }
   };
   assign_per_element(r, body);
@@ -182,10 +190,15 @@ void Emitter::emit_atomic_cas(const Op& op) {
   const std::string T = ctype(ir::Type::of(S));
   auto call = [&](const Idx& i) {
     std::string p = elem(ptr, i), c = elem(cmp, i), v = elem(val, i);
-    if (!ir::is_float(S)) return fmt::format("tr_atomic_cas<{}>({}, {}, {})", T, p, c, v);
-    const char* bits = S == ScalarType::F64 ? "uint64_t" : S == ScalarType::F32 ? "uint32_t" : "uint16_t";
-    return fmt::format("tr_bits<{}>(tr_atomic_cas<{}>(({}*)({}), tr_bits<{}>({}), tr_bits<{}>({})))", T, bits, bits,
-                       p, bits, c, bits, v);
+    std::string e;
+    if (!ir::is_float(S)) {
+      e = fmt::format("tr_atomic_cas<{}>({}, {}, {})", T, p, c, v);
+    } else {
+      const char* bits = S == ScalarType::F64 ? "uint64_t" : S == ScalarType::F32 ? "uint32_t" : "uint16_t";
+      e = fmt::format("tr_bits<{}>(tr_atomic_cas<{}>(({}*)({}), tr_bits<{}>({}), tr_bits<{}>({})))", T, bits, bits, p,
+                      bits, c, bits, v);
+    }
+    return opts_.sanitize ? sanitized_load(op, ptr, p, e, poison_of(S), 2) : e;
   };
   if (r->type.is_scalar()) {
     std::string n = fmt::format("s{}", r->id);
@@ -270,6 +283,75 @@ void Emitter::emit_atomic_cl(const Op& op) {
     if (mask) line(fmt::format("else {} = {};", dst, zero_of(r->type.element())));
   };
   assign_per_element(r, body);
+}
+
+int Emitter::pointer_root(const Value* v) {
+  if (auto it = pointer_roots_.find(v); it != pointer_roots_.end()) return it->second;
+  int root = -1;
+  if (!v->def) {
+    // A function parameter (its slot); a region's block argument (a loop-carried pointer)
+    // is not traced.
+    if (v->block && !v->block->parent) root = v->index;
+  } else if (v->def->kind != OpKind::Load) {  // a pointer loaded from memory is not traced
+    bool first = true;
+    for (const Value* o : v->def->operands) {
+      if (!o->type.is_ptr) continue;
+      const int r = pointer_root(o);
+      if (first) root = r, first = false;
+      else if (r != root) root = -1;  // e.g. tl.where between two arguments' pointers
+    }
+  }
+  pointer_roots_[v] = root;
+  return root;
+}
+
+std::string Emitter::poison_of(ScalarType t) const {
+  switch (t) {
+    case ScalarType::F16: return "(uint16_t)0x7e5a";
+    case ScalarType::BF16: return "(uint16_t)0x7fe5";
+    case ScalarType::F32: return "tr_bits<float>(0x7fc0a5a5u)";
+    case ScalarType::F64: return "tr_bits<double>(0x7ff8a5a5a5a5a5a5ull)";
+    case ScalarType::I1: return "(uint8_t)1";
+    default: return fmt::format("({})0xa5a5a5a5a5a5a5a5ull", ctype(ir::Type::of(t)));
+  }
+}
+
+namespace {
+// The report's source position and the argument's name of a checked access.
+struct SanSite {
+  std::string file;
+  int64_t line;
+  std::string what;
+};
+SanSite san_site(const Op& op, const ir::Function& fn, int root) {
+  SanSite s{std::string(op.loc.filename()), static_cast<int64_t>(op.loc.line), "a pointer"};
+  if (root >= 0 && static_cast<size_t>(root) < fn.body.args.size() && !fn.body.args[root]->name.empty())
+    s.what = fn.body.args[root]->name;
+  else if (root >= 0)
+    s.what = fmt::format("argument {}", root);
+  return s;
+}
+}  // namespace
+
+std::string Emitter::sanitized_load(const Op& op, const Value* ptr, const std::string& p, const std::string& load,
+                                    const std::string& fallback, int kind) {
+  const int root = pointer_root(ptr);
+  const SanSite site = san_site(op, fn_, root);
+  const size_t nargs = fn_.body.args.size();
+  return fmt::format(
+      "(tr_san_ok(host, {0}, {1}, (const void*)({2}), sizeof(*({2}))) ? {3} : (tr_san_fail(host, {0}, (const void*)({2}), "
+      "sizeof(*({2})), {9}, {4}, {5}, {6}, {7}, pid0, pid1, pid2), {8}))",
+      root, nargs, p, load, c_string(site.what), c_string(site.file), site.line, c_string(fn_.name), fallback, kind);
+}
+
+std::string Emitter::sanitized_store(const Op& op, const Value* ptr, const std::string& p, const std::string& store) {
+  const int root = pointer_root(ptr);
+  const SanSite site = san_site(op, fn_, root);
+  const size_t nargs = fn_.body.args.size();
+  return fmt::format(
+      "if (tr_san_ok(host, {0}, {1}, (const void*)({2}), sizeof(*({2})))) {{ {3} }} else tr_san_fail(host, {0}, "
+      "(const void*)({2}), sizeof(*({2})), 1, {4}, {5}, {6}, {7}, pid0, pid1, pid2);",
+      root, nargs, p, store, c_string(site.what), c_string(site.file), site.line, c_string(fn_.name));
 }
 
 }  // namespace tritium::codegen::cpu

@@ -13,6 +13,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -162,6 +163,22 @@ class Emitter {
   /// than from a copy (not volatile, not int1). The copy is then made lazily: before any op
   /// that may write memory the value's range (snapshot_aliased_loads).
   bool load_may_alias(const ir::Op& op) const;
+  // ---- sanitize mode (CodegenOptions::sanitize; C++ only) ---------------------------------
+  /// The parameter slot the pointer `v` is derived from (through addptr, splat, broadcast,
+  /// reshapes, selects of one root, ...), or -1 when it cannot be traced (a loop-carried
+  /// pointer, int-to-ptr): then any argument's buffer is accepted.
+  int pointer_root(const ir::Value* v);
+  /// The value masked-off lanes of a load without `other` read in sanitize mode: a NaN for
+  /// floats (fp16 0x7e5a, bf16 0x7fe5, fp32 0x7fc0a5a5, fp64 0x7ff8a5a5a5a5a5a5), 1 for
+  /// int1, 0xA5 bytes for the other integers and fp8.
+  std::string poison_of(ir::ScalarType t) const;
+  /// `access` guarded by the check of the element at pointer expression `p`: the checked
+  /// expression (loads; on failure the report, then `fallback`) or statement (stores).
+  /// `kind`: 0 a load, 2 an atomic (its old value is the expression's).
+  std::string sanitized_load(const ir::Op& op, const ir::Value* ptr, const std::string& p, const std::string& load,
+                             const std::string& fallback, int kind = 0);
+  std::string sanitized_store(const ir::Op& op, const ir::Value* ptr, const std::string& p, const std::string& store);
+  std::map<const ir::Value*, int> pointer_roots_;
   /// A load read in place (see load_may_alias): `ptr` (const T*) points at the row in memory
   /// or at `buf` (the local copy), `bytes` is the row's size.
   struct AliasedLoad {

@@ -64,7 +64,7 @@ void host_assert_fail(const char* message, const char* file, int line, const cha
   g_failed.store(true, std::memory_order_relaxed);
 }
 
-tritium_host g_host = {&host_print, &host_assert_fail, -1};  // stream_min_bytes: set per launch
+tritium_host g_host = {&host_print, &host_assert_fail, -1, nullptr};  // stream_min_bytes, bounds: per launch
 
 // The cpu backend's execution model in the GPU terms of occupancy arithmetic (Device::
 // properties(), CompiledKernel::resources()): each worker thread is a "multiprocessor"
@@ -84,6 +84,18 @@ class CpuKernel final : public LoadedKernel {
   }
 
   void launch(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args) override {
+    run_launch(grid, args, nullptr);
+  }
+  void launch_checked(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args,
+                      const std::vector<tritium_bounds>& bounds) override {
+    if (bounds.size() != args.size())
+      throw std::logic_error(fmt::format("kernel @{}: {} bounds for {} arguments", name_, bounds.size(), args.size()));
+    run_launch(grid, args, bounds.data());
+  }
+
+ private:
+  void run_launch(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args,
+                  const tritium_bounds* bounds) {
     if (args.size() != num_params_)
       throw std::runtime_error(fmt::format("kernel @{}: launched with {} arguments, expected {}", name_, args.size(),
                                            num_params_));
@@ -98,6 +110,7 @@ class CpuKernel final : public LoadedKernel {
       g_grid = grid;
       g_failed.store(false);
       g_host.stream_min_bytes = stream_min_bytes();
+      g_host.bounds = bounds;  // the launch lock keeps it until this launch ends
     }
     ThreadPool& pool = ThreadPool::global();
     const int64_t workers = pool.size();
@@ -116,6 +129,7 @@ class CpuKernel final : public LoadedKernel {
     };
     pool.run(job);
     std::lock_guard<std::mutex> lk(g_host_mu);
+    g_host.bounds = nullptr;
     if (g_assert_failure) {
       std::string msg = *g_assert_failure;
       g_assert_failure.reset();
@@ -123,6 +137,7 @@ class CpuKernel final : public LoadedKernel {
     }
   }
 
+ public:
   const std::string& source() const override { return source_; }
   KernelUsage usage() const override {
     KernelUsage u;
