@@ -419,7 +419,8 @@ struct CompileOptions {
   /// skipped); masked-off lanes of a load without `other` read a poison value (NaN for
   /// floats, 0xA5 bytes for integers) instead of 0, so a kernel that uses them shows it.
   /// Arguments given as raw pointers without an extent are not checked. cpu backend only:
-  /// the others refuse a sanitize compile. Slower: the checked accesses take no fast path.
+  /// the others refuse sanitize = true (under TRITIUM_SANITIZE=1 alone they run unchecked,
+  /// said once on stderr). Slower: the checked accesses take no fast path.
   bool sanitize = false;
   /// Pass names after which the IR is dumped ("all" = every pass); unknown names throw
   /// Error(Usage) listing the valid ones. A compile with dumps bypasses the cache lookup.

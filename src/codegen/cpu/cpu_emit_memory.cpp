@@ -287,18 +287,30 @@ void Emitter::emit_atomic_cl(const Op& op) {
 
 int Emitter::pointer_root(const Value* v) {
   if (auto it = pointer_roots_.find(v); it != pointer_roots_.end()) return it->second;
-  int root = -1;
+  constexpr int kAny = -1, kUnchecked = -2;
+  int root = kUnchecked;
   if (!v->def) {
-    // A function parameter (its slot); a region's block argument (a loop-carried pointer)
-    // is not traced.
-    if (v->block && !v->block->parent) root = v->index;
+    const Op* owner = v->block ? v->block->parent : nullptr;
+    if (v->block && !owner) {
+      root = v->index;  // a function parameter: its slot
+    } else if (owner && owner->kind == OpKind::For && v->index >= 1 &&
+               static_cast<size_t>(v->index) + 2 < owner->operands.size()) {
+      // A loop-carried pointer (body args: iv, iters...; operands: lb, ub, step, inits...):
+      // its initial value's root, if what the body yields for it has the same root.
+      root = pointer_root(owner->operands[static_cast<size_t>(v->index) + 2]);
+      pointer_roots_[v] = root;  // provisional, for the yield's chain back to v
+      const ir::Block& body = owner->regions.at(0)->block;
+      const Op& yield = *body.ops.back();
+      const size_t k = static_cast<size_t>(v->index) - 1;
+      if (k < yield.operands.size() && pointer_root(yield.operands[k]) != root) root = kAny;
+    }
   } else if (v->def->kind != OpKind::Load) {  // a pointer loaded from memory is not traced
     bool first = true;
     for (const Value* o : v->def->operands) {
       if (!o->type.is_ptr) continue;
       const int r = pointer_root(o);
       if (first) root = r, first = false;
-      else if (r != root) root = -1;  // e.g. tl.where between two arguments' pointers
+      else if (r != root) root = (r == kUnchecked || root == kUnchecked) ? kUnchecked : kAny;
     }
   }
   pointer_roots_[v] = root;
@@ -336,6 +348,7 @@ SanSite san_site(const Op& op, const ir::Function& fn, int root) {
 std::string Emitter::sanitized_load(const Op& op, const Value* ptr, const std::string& p, const std::string& load,
                                     const std::string& fallback, int kind) {
   const int root = pointer_root(ptr);
+  if (root == -2) return load;  // from an integer or from memory: no extent known
   const SanSite site = san_site(op, fn_, root);
   const size_t nargs = fn_.body.args.size();
   return fmt::format(
@@ -346,6 +359,7 @@ std::string Emitter::sanitized_load(const Op& op, const Value* ptr, const std::s
 
 std::string Emitter::sanitized_store(const Op& op, const Value* ptr, const std::string& p, const std::string& store) {
   const int root = pointer_root(ptr);
+  if (root == -2) return store;
   const SanSite site = san_site(op, fn_, root);
   const size_t nargs = fn_.body.args.size();
   return fmt::format(

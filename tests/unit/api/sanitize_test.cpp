@@ -46,6 +46,15 @@ def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+@triton.jit
+def loop_walk(x_ptr, out_ptr, n_blocks, BLOCK: tl.constexpr):
+    p = x_ptr + tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for i in range(n_blocks):
+        acc += tl.load(p)
+        p += BLOCK
+    tl.store(out_ptr + tl.arange(0, BLOCK), acc)
 )";
 
 const tritium::Module& module() {
@@ -179,4 +188,33 @@ TEST(Sanitize, BackendsWithoutItRefuseTheCompile) {
     EXPECT_NE(std::string(e.what()).find("sanitize mode"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("cpu backend only"), std::string::npos) << e.what();
   }
+}
+
+TEST(Sanitize, UnderTheEnvironmentAloneOtherBackendsRunUnchecked) {
+  // The variable is a switch for whole runs over several backends: interp is not refused.
+  ScopedEnv env("TRITIUM_SANITIZE", "1");
+  Device dev = Device::get("interp");
+  const size_t n = 100;
+  Buffer x = dev.upload(random_floats(n, 7)), y = dev.upload(random_floats(n, 8));
+  Buffer out = dev.upload(std::vector<float>(n, std::nanf("")));
+  auto k = module().kernel("add_kernel").compile(dev, "*fp32:16, *fp32:16, *fp32:16, i32, 128");
+  EXPECT_EQ(launch_error(k, {1, 1, 1}, {x, y, out, static_cast<int32_t>(n)}), "");
+  const std::vector<float> xs = x.download<float>(), ys = y.download<float>(), got = out.download<float>();
+  for (size_t i = 0; i < n; ++i) EXPECT_EQ(got[i], xs[i] + ys[i]) << i;
+}
+
+TEST(Sanitize, ALoopCarriedPointerIsCheckedAgainstItsArgument) {
+  Device dev = Device::get("cpu");
+  // Three blocks of 64 floats; the loop walks four: the fourth block's first load is at
+  // byte offset 3 x 64 x 4 = 768 of the 768-byte buffer.
+  const std::vector<float> xs = random_floats(3 * 64, 9);
+  Buffer x = dev.upload(xs);
+  Buffer out = dev.upload(std::vector<float>(64, std::nanf("")));
+  auto k = module().kernel("loop_walk").compile(dev, "*fp32:16, *fp32:16, i32, 64", sanitized());
+  EXPECT_EQ(launch_error(k, {1, 1, 1}, {x, out, 3}), "") << "three blocks are in bounds";
+  const std::vector<float> got = out.download<float>();
+  for (size_t i = 0; i < 64; ++i) EXPECT_EQ(got[i], (0.0f + xs[i] + xs[64 + i]) + xs[128 + i]) << i;
+  const std::string msg = launch_error(k, {1, 1, 1}, {x, out, 4});
+  EXPECT_NE(msg.find("through `x_ptr`: byte offset 768 of a 768-byte buffer"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("sanitize_kernels.py:33"), std::string::npos) << msg;
 }
