@@ -323,6 +323,8 @@ class Arg {
   const runtime::Device* pointer_device() const { return device_; }
   /// Bytes from pointer() to the end of the buffer (Kind::Pointer).
   size_t pointer_extent() const { return extent_; }
+  /// Bytes of the buffer before pointer() (Arg::ptr's byte_offset; 0 for a whole buffer).
+  size_t pointer_lead() const { return lead_; }
   /// Element dtype of a pointer made by Arg::tensor, or of a tensor descriptor's base (""
   /// for other pointers and scalars).
   const std::string& dtype() const { return dtype_; }
@@ -357,6 +359,7 @@ class Arg {
   void* ptr_ = nullptr;
   const runtime::Device* device_ = nullptr;
   size_t extent_ = 0;
+  size_t lead_ = 0;
   std::string dtype_;
   std::shared_ptr<const TensorDescriptorArg> desc_;
 };

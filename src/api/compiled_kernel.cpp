@@ -121,12 +121,14 @@ void CompiledKernel::launch_impl(const Grid& grid, const std::vector<Arg>& args,
   std::array<int32_t, 3> g = {static_cast<int32_t>(grid.x), static_cast<int32_t>(grid.y), static_cast<int32_t>(grid.z)};
   try {
     if (state_->sanitize) {
-      // One extent per slot (slots are the arguments in order): the bytes from each pointer
-      // to its buffer's end; raw pointers (no extent) and non-pointers are not checked.
+      // One buffer per slot (slots are the arguments in order): from its start (the pointer
+      // less Arg::ptr's offset) to its end; raw pointers (no extent) and non-pointers are
+      // not checked.
       std::vector<tritium_bounds> bounds(slots.size(), tritium_bounds{nullptr, ~uint64_t{0}});
       for (size_t i = 0; i < args.size() && i < slots.size(); ++i)
         if (args[i].kind() == Arg::Kind::Pointer && args[i].pointer_extent() > 0)
-          bounds[i] = tritium_bounds{args[i].pointer(), static_cast<uint64_t>(args[i].pointer_extent())};
+          bounds[i] = tritium_bounds{static_cast<const char*>(args[i].pointer()) - args[i].pointer_lead(),
+                                     static_cast<uint64_t>(args[i].pointer_lead() + args[i].pointer_extent())};
       state_->loaded->launch_checked(g, slots, bounds);
     } else if (wait) {
       state_->loaded->launch(g, slots);

@@ -173,6 +173,7 @@ Arg Arg::ptr(const Buffer& b, size_t byte_offset) {
   Arg a(b);
   a.ptr_ = static_cast<char*>(b.ptr_) + byte_offset;
   a.extent_ = b.size() - byte_offset;
+  a.lead_ = byte_offset;
   return a;
 }
 

@@ -19,9 +19,9 @@ typedef union tritium_arg {
   float f32;
 } tritium_arg;
 
-/// The extent of one pointer argument, for sanitize mode: `bytes` from `base` (the pointer
-/// passed) to the end of its buffer; UINT64_MAX when unknown (a raw pointer), which is
-/// not checked.
+/// The buffer of one pointer argument, for sanitize mode: `bytes` from `base` (the buffer's
+/// start, at or before the pointer passed) to its end; UINT64_MAX when unknown (a raw
+/// pointer), which is not checked.
 typedef struct tritium_bounds {
   const void* base;
   uint64_t bytes;

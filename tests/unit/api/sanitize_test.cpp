@@ -218,3 +218,16 @@ TEST(Sanitize, ALoopCarriedPointerIsCheckedAgainstItsArgument) {
   EXPECT_NE(msg.find("through `x_ptr`: byte offset 768 of a 768-byte buffer"), std::string::npos) << msg;
   EXPECT_NE(msg.find("sanitize_kernels.py:33"), std::string::npos) << msg;
 }
+
+TEST(Sanitize, AnInteriorPointerIsCheckedAgainstItsWholeBuffer) {
+  // Arg::ptr at byte 256 of a 512-byte buffer: the kernel's accesses are checked against the
+  // whole buffer, so offsets are reported from its start; 128 floats from byte 256 run 256
+  // bytes past the end: the first bad load is at byte 512.
+  Device dev = Device::get("cpu");
+  Buffer x = dev.upload(random_floats(128, 10));
+  Buffer out = dev.upload(std::vector<float>(128, 0.0f));
+  auto k = module().kernel("unmasked_copy").compile(dev, "*fp32:16, *fp32:16, i32, 64", sanitized());
+  const std::string msg = launch_error(k, {2, 1, 1}, {tritium::Arg::ptr(x, 256), out, 128});
+  EXPECT_NE(msg.find("through `x_ptr`: byte offset 512 of a 512-byte buffer"), std::string::npos) << msg;
+  EXPECT_EQ(launch_error(k, {1, 1, 1}, {tritium::Arg::ptr(x, 256), out, 64}), "") << "64 floats from byte 256 fit";
+}
