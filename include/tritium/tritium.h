@@ -421,7 +421,10 @@ struct CompileOptions {
   /// file:line, the program id, the argument and the byte offset (the access itself is
   /// skipped); masked-off lanes of a load without `other` read a poison value (NaN for
   /// floats, 0xA5 bytes for integers) instead of 0, so a kernel that uses them shows it.
-  /// Arguments given as raw pointers without an extent are not checked. cpu backend only:
+  /// Not checked: arguments given as raw pointers without an extent, and pointers the
+  /// renderer cannot trace to one argument's buffer (made from integers, loaded from
+  /// memory, results of for / while / if); pointers from several arguments are accepted in
+  /// any of their buffers (docs/design.md, "Sanitize mode"). cpu backend only:
   /// the others refuse sanitize = true (under TRITIUM_SANITIZE=1 alone they run unchecked,
   /// said once on stderr). Slower: the checked accesses take no fast path.
   bool sanitize = false;

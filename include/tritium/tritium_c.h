@@ -35,7 +35,8 @@ typedef struct tritium_c_arg {
   double f;           /**< value of a FLOAT argument (passed as the parameter's float type) */
   void* ptr;          /**< address of a PTR argument (borrowed, never freed) */
   uint64_t bytes;     /**< bytes addressable from ptr (recorded with the buffer; kernels'
-                           accesses are not bounds-checked, as in upstream Triton) */
+                           accesses are not bounds-checked, as in upstream Triton, except
+                           on the cpu backend under TRITIUM_SANITIZE=1) */
   const char* dtype;  /**< element dtype of a PTR argument ("fp32", "bf16", ...) or NULL */
 } tritium_c_arg;
 

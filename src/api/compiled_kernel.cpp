@@ -124,11 +124,17 @@ void CompiledKernel::launch_impl(const Grid& grid, const std::vector<Arg>& args,
       // One buffer per slot (slots are the arguments in order): from its start (the pointer
       // less Arg::ptr's offset) to its end; raw pointers (no extent) and non-pointers are
       // not checked.
+      // A pointer of unknown extent gets a non-null base with bytes = UINT64_MAX, so a
+      // pointer checked against "any argument" (tr_san_ok, slot -1) may be in it.
       std::vector<tritium_bounds> bounds(slots.size(), tritium_bounds{nullptr, ~uint64_t{0}});
-      for (size_t i = 0; i < args.size() && i < slots.size(); ++i)
-        if (args[i].kind() == Arg::Kind::Pointer && args[i].pointer_extent() > 0)
+      for (size_t i = 0; i < args.size() && i < slots.size(); ++i) {
+        if (args[i].kind() != Arg::Kind::Pointer) continue;
+        if (args[i].pointer_extent() > 0)
           bounds[i] = tritium_bounds{static_cast<const char*>(args[i].pointer()) - args[i].pointer_lead(),
                                      static_cast<uint64_t>(args[i].pointer_lead() + args[i].pointer_extent())};
+        else
+          bounds[i] = tritium_bounds{args[i].pointer() ? args[i].pointer() : &bounds, ~uint64_t{0}};
+      }
       state_->loaded->launch_checked(g, slots, bounds);
     } else if (wait) {
       state_->loaded->launch(g, slots);

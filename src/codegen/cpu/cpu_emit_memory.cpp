@@ -296,15 +296,27 @@ int Emitter::pointer_root(const Value* v) {
     } else if (owner && owner->kind == OpKind::For && v->index >= 1 &&
                static_cast<size_t>(v->index) + 2 < owner->operands.size()) {
       // A loop-carried pointer (body args: iv, iters...; operands: lb, ub, step, inits...):
-      // its initial value's root, if what the body yields for it has the same root.
+      // its initial value's root when what the body yields for it has that root too. The
+      // yield is walked with v provisionally at that root; if the walk disagrees, every
+      // root it memoized (some derived from the provisional one) is dropped.
       root = pointer_root(owner->operands[static_cast<size_t>(v->index) + 2]);
-      pointer_roots_[v] = root;  // provisional, for the yield's chain back to v
-      const ir::Block& body = owner->regions.at(0)->block;
-      const Op& yield = *body.ops.back();
       const size_t k = static_cast<size_t>(v->index) - 1;
-      if (k < yield.operands.size() && pointer_root(yield.operands[k]) != root) root = kAny;
+      const ir::Block& body = owner->regions.at(0)->block;
+      if (root != kUnchecked && !body.ops.empty() && k < body.ops.back()->operands.size()) {
+        const auto saved = pointer_roots_;
+        pointer_roots_[v] = root;
+        const int yielded = pointer_root(body.ops.back()->operands[k]);
+        if (yielded != root) {
+          pointer_roots_ = saved;
+          root = yielded == kUnchecked ? kUnchecked : kAny;
+        }
+      }
     }
-  } else if (v->def->kind != OpKind::Load) {  // a pointer loaded from memory is not traced
+    // Other region arguments (while loops, reduce / scan combines) are not traced.
+  } else if (v->def->regions.empty() && v->def->kind != OpKind::Load) {
+    // Results of region ops (for / while / if results) and pointers loaded from memory are
+    // not traced (unchecked, like raw pointers): the root of what a region yields is not
+    // its operands'.
     bool first = true;
     for (const Value* o : v->def->operands) {
       if (!o->type.is_ptr) continue;

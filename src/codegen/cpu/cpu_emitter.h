@@ -167,9 +167,9 @@ class Emitter {
   /// The parameter slot the pointer `v` is derived from (through addptr, splat, broadcast,
   /// reshapes, selects of one root, for-loop-carried values whose init and yield agree);
   /// -1 when it derives from several arguments (then any argument's buffer is accepted);
-  /// -2 when it comes from an integer (int-to-ptr), from memory (a pointer array), or from
-  /// a region the renderer does not trace (if results, while loops): not checked, as a raw
-  /// pointer without an extent.
+  /// -2 when it comes from an integer (int-to-ptr), from memory (a pointer array), from the
+  /// results of a for / while / if, or from a while loop's or a combine region's arguments:
+  /// not checked, as a raw pointer without an extent.
   int pointer_root(const ir::Value* v);
   /// The value masked-off lanes of a load without `other` read in sanitize mode: a NaN for
   /// floats (fp16 0x7e5a, bf16 0x7fe5, fp32 0x7fc0a5a5, fp64 0x7ff8a5a5a5a5a5a5), 1 for

@@ -55,6 +55,16 @@ def loop_walk(x_ptr, out_ptr, n_blocks, BLOCK: tl.constexpr):
         acc += tl.load(p)
         p += BLOCK
     tl.store(out_ptr + tl.arange(0, BLOCK), acc)
+
+@triton.jit
+def loop_switch(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    p = x_ptr
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for i in range(n):
+        acc += tl.load(p + offs)
+        p = y_ptr
+    tl.store(out_ptr + offs, acc + tl.load(p + offs))
 )";
 
 const tritium::Module& module() {
@@ -230,4 +240,18 @@ TEST(Sanitize, AnInteriorPointerIsCheckedAgainstItsWholeBuffer) {
   const std::string msg = launch_error(k, {2, 1, 1}, {tritium::Arg::ptr(x, 256), out, 128});
   EXPECT_NE(msg.find("through `x_ptr`: byte offset 512 of a 512-byte buffer"), std::string::npos) << msg;
   EXPECT_EQ(launch_error(k, {1, 1, 1}, {tritium::Arg::ptr(x, 256), out, 64}), "") << "64 floats from byte 256 fit";
+}
+
+TEST(Sanitize, APointerALoopSwitchesToAnotherArgumentIsNotAFalseAlarm) {
+  // p starts at x and the loop body sets it to y: inside the loop p may be either (checked
+  // against any argument's buffer), after it p is the loop's result (not traced). A correct
+  // launch reports nothing; x holds 64 floats, y 64.
+  Device dev = Device::get("cpu");
+  const std::vector<float> xs = random_floats(64, 11), ys = random_floats(64, 12);
+  Buffer x = dev.upload(xs), y = dev.upload(ys);
+  Buffer out = dev.upload(std::vector<float>(64, std::nanf("")));
+  auto k = module().kernel("loop_switch").compile(dev, "*fp32:16, *fp32:16, *fp32:16, i32, 64", sanitized());
+  EXPECT_EQ(launch_error(k, {1, 1, 1}, {x, y, out, 2}), "");
+  const std::vector<float> got = out.download<float>();
+  for (size_t i = 0; i < 64; ++i) EXPECT_EQ(got[i], ((0.0f + xs[i]) + ys[i]) + ys[i]) << i;
 }
