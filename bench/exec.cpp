@@ -106,6 +106,18 @@ std::string check_baseline(const Case& c, const Problem& pb, std::vector<HostArr
 
 int buffer_sets_for(const Problem& pb, int64_t llc_bytes, Comparison& cmp);
 
+// The figures of an interleaved timing: the rounds, each arm's samples, the speed-up and the
+// noise floor (bootstrap seeded from the case id), tritium's samples as the case's timing.
+void record_rounds(const InterleavedTiming& t, const std::string& id, Comparison& cmp, TimingResult& tritium_timing) {
+  cmp.rounds = t.rounds;
+  cmp.baseline_timing = t.b;
+  cmp.again = t.a2;
+  const uint64_t seed = seed_from(id);
+  cmp.speedup = paired_ratio(t.b.samples, t.a.samples, seed);
+  cmp.noise = paired_ratio(t.a2.samples, t.a.samples, seed + 1);
+  tritium_timing = t.a;
+}
+
 // Times the kernel interleaved with the case's baseline (stats.h): every call takes the
 // next of enough copies of the arrays to span twice the last-level cache (buffer_sets_for),
 // so no call reads what the calls before it left in the cache.
@@ -138,13 +150,7 @@ Comparison compare_with_baseline(const Case& c, const Problem& pb, const Compile
         }
       },
       plan);
-  cmp.rounds = t.rounds;
-  cmp.baseline_timing = t.b;
-  cmp.again = t.a2;
-  const uint64_t seed = seed_from(c.id);
-  cmp.speedup = paired_ratio(t.b.samples, t.a.samples, seed);
-  cmp.noise = paired_ratio(t.a2.samples, t.a.samples, seed + 1);
-  tritium_timing = t.a;
+  record_rounds(t, c.id, cmp, tritium_timing);
   return cmp;
 }
 
@@ -183,7 +189,6 @@ int buffer_sets_for(const Problem& pb, int64_t llc_bytes, Comparison& cmp) {
   cmp.buffer_sets = rot.sets;
   cmp.set_bytes = bytes;
   cmp.llc_bytes = llc_bytes;
-  cmp.cache_cold = rot.cache_cold;
   return rot.sets;
 }
 
@@ -218,13 +223,7 @@ Comparison compare_with_cuda_baseline(const Case& c, const Problem& pb, const Co
         return clock.time([&] { k.launch_async(grid, dargs[s]); });
       },
       plan);
-  cmp.rounds = t.rounds;
-  cmp.baseline_timing = t.b;
-  cmp.again = t.a2;
-  const uint64_t seed = seed_from(c.id);
-  cmp.speedup = paired_ratio(t.b.samples, t.a.samples, seed);
-  cmp.noise = paired_ratio(t.a2.samples, t.a.samples, seed + 1);
-  tritium_timing = t.a;
+  record_rounds(t, c.id, cmp, tritium_timing);
   return cmp;
 }
 

@@ -174,7 +174,7 @@ std::string format_table(const std::vector<CaseResult>& results, const RunInfo& 
       std::string& list = r.comparison.interleaved ? names : earlier;
       if (list.find(r.comparison.baseline) == std::string::npos)
         list += (list.empty() ? "" : ", ") + r.comparison.baseline;
-      if (r.comparison.interleaved && r.comparison.baseline_ok && !r.comparison.cache_cold) ++warm;
+      if (r.comparison.interleaved && r.comparison.baseline_ok && !r.comparison.cache_cold()) ++warm;
     }
     if (!names.empty())
       out += fmt::format(
@@ -313,7 +313,7 @@ nlohmann::json to_json(const std::vector<CaseResult>& results, const RunInfo& in
         cmp["buffer_sets"] = m.buffer_sets;
         cmp["set_bytes"] = m.set_bytes;
         cmp["llc_bytes"] = m.llc_bytes;
-        cmp["cache_cold"] = m.cache_cold;
+        cmp["cache_cold"] = m.cache_cold();
         cmp["order"] = "round r runs the (r mod 6)-th order of A, B, A2 (A = tritium, B = baseline, A2 = tritium "
                        "again); every call takes the next buffer set";
         cmp["baseline_time_s"] = {{"median", m.baseline_timing.median}, {"samples", m.baseline_timing.samples}};

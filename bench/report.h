@@ -36,7 +36,8 @@ struct Comparison {
   int buffer_sets = 1;      ///< input / output sets rotated through, one per call in turn
   int64_t set_bytes = 0;    ///< bytes of one set (every array of the case)
   int64_t llc_bytes = 0;    ///< the last-level cache (GPU: L2) the rotation is sized against
-  bool cache_cold = false;  ///< buffer_sets x set_bytes >= 2 x llc_bytes (else a cap was hit)
+  /// buffer_sets x set_bytes >= 2 x llc_bytes (false: a cap of the rotation was hit).
+  bool cache_cold() const { return llc_bytes > 0 && int64_t{buffer_sets} * set_bytes >= 2 * llc_bytes; }
   TimingResult baseline_timing;  ///< the baseline's calls
   TimingResult again;            ///< tritium's second arm (the noise floor)
   RatioEstimate speedup;    ///< baseline time / tritium time, per round: above 1, tritium is faster

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <random>
 
+#include "random_floats.h"
 #include "tritium/tritium.h"
 
 namespace {
@@ -54,15 +55,7 @@ def assert_kernel(x_ptr):
     tl.device_assert(x > 0, "x must be positive")
 )";
 
-std::vector<float> random_floats(size_t n, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-8.f, 8.f);
-  std::vector<float> v(n);
-  for (float& x : v) {
-    do x = dist(gen); while (x == 0.f);
-  }
-  return v;
-}
+std::vector<float> random_floats(size_t n, uint32_t seed) { return random_nonzero_floats(n, seed, 8.f); }
 
 // One module for every test, so its in-memory cache spares repeated C++ compiles (each
 // distinct cpu specialization costs a compiler run; the unit tests must stay fast).

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "scoped_env.h"
+#include "random_floats.h"
 #include "tritium/tritium.h"
 
 namespace {
@@ -78,15 +79,7 @@ CompileOptions sanitized() {
   return o;
 }
 
-std::vector<float> random_floats(size_t n, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-4.f, 4.f);
-  std::vector<float> v(n);
-  for (float& x : v) {
-    do x = dist(gen); while (x == 0.f);
-  }
-  return v;
-}
+std::vector<float> random_floats(size_t n, uint32_t seed) { return random_nonzero_floats(n, seed, 4.f); }
 
 // The message of the Error the launch throws, or "" when it does not throw.
 std::string launch_error(const tritium::CompiledKernel& k, tritium::Grid grid, const std::vector<tritium::Arg>& args) {

@@ -165,7 +165,7 @@ TEST_F(BenchExec, ComparedWithItsBaselineRoundByRound) {
   EXPECT_EQ(c.rounds, 4);
   EXPECT_EQ(c.buffer_sets, 7);
   EXPECT_EQ(c.set_bytes, 3 * 100003 * 4);
-  EXPECT_TRUE(c.cache_cold);
+  EXPECT_TRUE(c.cache_cold());
   EXPECT_EQ(r.timing.samples.size(), 4u);
   EXPECT_EQ(c.baseline_timing.samples.size(), 4u);
   EXPECT_EQ(c.again.samples.size(), 4u);
