@@ -330,7 +330,9 @@ template <class T> TR_INLINE T tr_f2i(double x) {
   double hi = tr_signed<T>::value ? tr_pow2((int)sizeof(T) * 8 - 1) : tr_pow2((int)sizeof(T) * 8);
   if (t < lo) return tr_limits<T>::min();
   if (t >= hi) return tr_limits<T>::max();
-  return (T)t;
+  // + 0.0 turns -0 into +0: GCC rewrites (double)(int)t as trunc(t) under -fno-trapping-math,
+  // which would hand a -0 back to a following int -> float conversion.
+  return (T)(t + 0.0);
 }
 
 )TRSCALAR";

@@ -158,7 +158,7 @@ TR_INLINE float tr_i64_odd_f(long x) { return x < 0 ? -tr_u64_odd_f((ulong)0 - (
     float t = trunc(x);                                                                         \
     if (t < (LO)) return MINV;                                                                  \
     if (t >= (HI)) return MAXV;                                                                 \
-    return (T)t;                                                                                \
+    return (T)(t + 0.0f); /* -0 -> +0: (float)(int)t must not fold to a -0 (see the C++ prelude) */ \
   }
 TR_F2I(int8_t, -0x1p7f, 0x1p7f, (int8_t)-128, (int8_t)127)
 TR_F2I(uint8_t, 0.0f, 0x1p8f, (uint8_t)0, (uint8_t)255)

@@ -190,7 +190,7 @@ const char* const kF2i = R"TRCL(
     double t = trunc(x);                                                                        \
     if (t < (LO)) return MINV;                                                                  \
     if (t >= (HI)) return MAXV;                                                                 \
-    return (T)t;                                                                                \
+    return (T)(t + 0.0); /* -0 -> +0: (float)(int)t must not fold to a -0 (see the C++ prelude) */ \
   }
 TR_F2I(int8_t, -0x1p7, 0x1p7, (int8_t)-128, (int8_t)127)
 TR_F2I(uint8_t, 0.0, 0x1p8, (uint8_t)0, (uint8_t)255)
