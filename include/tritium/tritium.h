@@ -424,8 +424,8 @@ struct CompileOptions {
   /// Not checked: arguments given as raw pointers without an extent, and pointers the
   /// renderer cannot trace to one argument's buffer (made from integers, loaded from
   /// memory, results of for / while / if); pointers from several arguments are accepted in
-  /// any of their buffers (docs/design.md, "Sanitize mode"). cpu backend only:
-  /// the others refuse sanitize = true (under TRITIUM_SANITIZE=1 alone they run unchecked,
+  /// any of their buffers (docs/design.md, "Sanitize mode"). cpu and msl-emu backends
+  /// only: the others refuse sanitize = true (under TRITIUM_SANITIZE=1 alone they run unchecked,
   /// said once on stderr). Slower: the checked accesses take no fast path.
   bool sanitize = false;
   /// Pass names after which the IR is dumped ("all" = every pass); unknown names throw

@@ -40,16 +40,16 @@ CompiledKernel Kernel::compile(const Device& device, const std::string& signatur
   cg.num_warps = options.num_warps;
   cg.num_stages = options.num_stages;
   cg.sanitize = state->sanitize = detail::sanitize_enabled(options);
-  if (cg.sanitize && dev->name() != "cpu") {
+  if (cg.sanitize && dev->name() != "cpu" && dev->name() != "msl-emu") {
     // Asked for in the options: refused. Through the environment (a switch for whole test
     // runs over several backends): the other backends run unchecked, said once on stderr.
     if (options.sanitize)
       throw Error(ErrorKind::Usage, fmt::format("kernel '{}': sanitize mode (CompileOptions::sanitize) is implemented "
-                                                "on the cpu backend only, not on {}",
+                                                "on the cpu and msl-emu backends only, not on {}",
                                                 name_, dev->name()));
     static std::once_flag noted;
     std::call_once(noted, [&] {
-      fmt::print(stderr, "tritium: TRITIUM_SANITIZE=1 checks accesses on the cpu backend only; {} kernels run "
+      fmt::print(stderr, "tritium: TRITIUM_SANITIZE=1 checks accesses on the cpu and msl-emu backends only; {} kernels run "
                          "unchecked\n", dev->name());
     });
     cg.sanitize = state->sanitize = false;

@@ -662,6 +662,7 @@ std::string Emitter::render() {
     tu += "  const int32_t pid0 = (int32_t)tr_pid.x, pid1 = (int32_t)tr_pid.y, pid2 = (int32_t)tr_pid.z;\n"
           "  const int32_t grid[3] = {(int32_t)tr_npid.x, (int32_t)tr_npid.y, (int32_t)tr_npid.z};\n"
           "  (void)pid0; (void)pid1; (void)pid2; (void)grid;\n";
+    if (sanitizing()) tu += "  const tritium_host* const host = &tr_san_host;  // sanitize mode (msl-emu)\n";
     if (!failures_.empty())
       tu += fmt::format(
           "  // a failure at site k (1-based) of the lowest failing program: (linear program id * {0} + k - 1)\n"

@@ -43,6 +43,12 @@ const ir::Function& cpu_kernel_function(const ir::Module& m);
 namespace cpu {
 /// The runtime header embedded at the top of every generated unit.
 const char* cpu_prelude();
+/// The sanitize-mode checks generated code calls (CodegenOptions::sanitize): tr_san_ok(host,
+/// slot, nargs, p, n) — whether the n bytes at p lie in parameter slot `slot`'s buffer
+/// (slot < 0: in any argument's) of host->bounds — and tr_san_fail(...), which reports the
+/// access through host->assert_fail. Needs tritium_bounds / tritium_host (kernel_abi.h's
+/// layout), TR_INLINE, snprintf and the fixed-width integer types declared before it.
+const char* sanitize_prelude_text();
 }  // namespace cpu
 
 }  // namespace tritium::codegen

@@ -26,7 +26,7 @@ void Emitter::emit_load(const Op& op) {
   // load is volatile, so a value another work-group published is read from memory, not a
   // cache that is not coherent across compute units (NVIDIA's L1).
   const bool vol = op.attr_int("volatile", 0) != 0 || (cl_like() && has_atomics_);
-  const bool san = opts_.sanitize && !cl_like();
+  const bool san = sanitizing();
   auto value = [&](const Idx& i) {
     std::string p = elem(ptr, i);
     std::string v = cx_.load(ptr->type, p, vol);
@@ -89,7 +89,7 @@ void Emitter::emit_store(const Op& op) {
   const Value* val = op.operands[1];
   const Value* mask = op.operands.size() >= 3 ? op.operands[2] : nullptr;
   if (!ptr->type.is_ptr) refuse(op, "operand is not a pointer");
-  const bool san = opts_.sanitize && !cl_like();
+  const bool san = sanitizing();
   auto body = [&](const Idx& i) {
     std::string p = elem(ptr, i);
     std::string v = elem(val, i);
@@ -261,6 +261,15 @@ void Emitter::emit_atomic_cl(const Op& op) {
     const std::string c = cas ? elem(cmp, i) : "";
     if (mask) open(fmt::format("if ({})", elem(mask, i)));
     else open("");
+    // Sanitize mode (msl-emu): an access outside its buffer is reported and skipped.
+    const std::string ok = sanitizing() ? san_condition(ptr, p) : "";
+    if (!ok.empty()) {
+      open(fmt::format("if (!{})", ok));
+      line(san_report(op, ptr, p, 2) + ";");
+      line(fmt::format("{} = {};", dst, poison_of(S)));
+      close();
+      open("else");
+    }
     line(fmt::format("{0} {1}* const ap_ = ({0} {1}*)({2});", cx_.space(), B, p));
     line(fence);
     if (cas) {
@@ -279,6 +288,7 @@ void Emitter::emit_atomic_cl(const Op& op) {
       line(fmt::format("{} = {};", dst, value_of("o_")));
     }
     line(fence);
+    if (!ok.empty()) close();
     close();
     if (mask) line(fmt::format("else {} = {};", dst, zero_of(r->type.element())));
   };
@@ -333,8 +343,8 @@ std::string Emitter::poison_of(ScalarType t) const {
   switch (t) {
     case ScalarType::F16: return "(uint16_t)0x7e5a";
     case ScalarType::BF16: return "(uint16_t)0x7fe5";
-    case ScalarType::F32: return "tr_bits<float>(0x7fc0a5a5u)";
-    case ScalarType::F64: return "tr_bits<double>(0x7ff8a5a5a5a5a5a5ull)";
+    case ScalarType::F32: return tcall("tr_bits", "float", "(uint32_t)0x7fc0a5a5u");
+    case ScalarType::F64: return tcall("tr_bits", "double", "(uint64_t)0x7ff8a5a5a5a5a5a5ull");
     case ScalarType::I1: return "(uint8_t)1";
     default: return fmt::format("({})0xa5a5a5a5a5a5a5a5ull", ctype(ir::Type::of(t)));
   }
@@ -357,27 +367,30 @@ SanSite san_site(const Op& op, const ir::Function& fn, int root) {
 }
 }  // namespace
 
+std::string Emitter::san_condition(const Value* ptr, const std::string& p) {
+  const int root = pointer_root(ptr);
+  if (root == -2) return "";  // from an integer or from memory: no extent known
+  return fmt::format("tr_san_ok(host, {0}, {1}, (const void*)({2}), sizeof(*({2})))", root, fn_.body.args.size(), p);
+}
+
+std::string Emitter::san_report(const Op& op, const Value* ptr, const std::string& p, int kind) {
+  const int root = pointer_root(ptr);
+  const SanSite site = san_site(op, fn_, root);
+  return fmt::format("tr_san_fail(host, {0}, (const void*)({1}), sizeof(*({1})), {2}, {3}, {4}, {5}, {6}, pid0, pid1, pid2)",
+                     root, p, kind, c_string(site.what), c_string(site.file), site.line, c_string(fn_.name));
+}
+
 std::string Emitter::sanitized_load(const Op& op, const Value* ptr, const std::string& p, const std::string& load,
                                     const std::string& fallback, int kind) {
-  const int root = pointer_root(ptr);
-  if (root == -2) return load;  // from an integer or from memory: no extent known
-  const SanSite site = san_site(op, fn_, root);
-  const size_t nargs = fn_.body.args.size();
-  return fmt::format(
-      "(tr_san_ok(host, {0}, {1}, (const void*)({2}), sizeof(*({2}))) ? {3} : (tr_san_fail(host, {0}, (const void*)({2}), "
-      "sizeof(*({2})), {9}, {4}, {5}, {6}, {7}, pid0, pid1, pid2), {8}))",
-      root, nargs, p, load, c_string(site.what), c_string(site.file), site.line, c_string(fn_.name), fallback, kind);
+  const std::string ok = san_condition(ptr, p);
+  if (ok.empty()) return load;
+  return fmt::format("({} ? {} : ({}, {}))", ok, load, san_report(op, ptr, p, kind), fallback);
 }
 
 std::string Emitter::sanitized_store(const Op& op, const Value* ptr, const std::string& p, const std::string& store) {
-  const int root = pointer_root(ptr);
-  if (root == -2) return store;
-  const SanSite site = san_site(op, fn_, root);
-  const size_t nargs = fn_.body.args.size();
-  return fmt::format(
-      "if (tr_san_ok(host, {0}, {1}, (const void*)({2}), sizeof(*({2})))) {{ {3} }} else tr_san_fail(host, {0}, "
-      "(const void*)({2}), sizeof(*({2})), 1, {4}, {5}, {6}, {7}, pid0, pid1, pid2);",
-      root, nargs, p, store, c_string(site.what), c_string(site.file), site.line, c_string(fn_.name));
+  const std::string ok = san_condition(ptr, p);
+  if (ok.empty()) return store;
+  return fmt::format("if ({}) {{ {} }} else {};", ok, store, san_report(op, ptr, p, 1));
 }
 
 }  // namespace tritium::codegen::cpu

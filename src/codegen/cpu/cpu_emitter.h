@@ -163,7 +163,9 @@ class Emitter {
   /// than from a copy (not volatile, not int1). The copy is then made lazily: before any op
   /// that may write memory the value's range (snapshot_aliased_loads).
   bool load_may_alias(const ir::Op& op) const;
-  // ---- sanitize mode (CodegenOptions::sanitize; C++ only) ---------------------------------
+  // ---- sanitize mode (CodegenOptions::sanitize; C++ and msl-emu's MSL, not OpenCL C) ----
+  /// Whether accesses are checked: sanitize mode in the C++ or the MSL dialect (msl-emu).
+  bool sanitizing() const { return opts_.sanitize && (!cl_like() || cx_.msl()); }
   /// The parameter slot the pointer `v` is derived from (through addptr, splat, broadcast,
   /// reshapes, selects of one root, for-loop-carried values whose init and yield agree);
   /// -1 when it derives from several arguments (then any argument's buffer is accepted);
@@ -181,6 +183,10 @@ class Emitter {
   std::string sanitized_load(const ir::Op& op, const ir::Value* ptr, const std::string& p, const std::string& load,
                              const std::string& fallback, int kind = 0);
   std::string sanitized_store(const ir::Op& op, const ir::Value* ptr, const std::string& p, const std::string& store);
+  /// The parts of those: the check's condition ("" when `ptr` is not checked) and the report
+  /// statement's call (no semicolon); `kind` as above, 1 a store.
+  std::string san_condition(const ir::Value* ptr, const std::string& p);
+  std::string san_report(const ir::Op& op, const ir::Value* ptr, const std::string& p, int kind);
   std::map<const ir::Value*, int> pointer_roots_;
   /// A load read in place (see load_may_alias): `ptr` (const T*) points at the row in memory
   /// or at `buf` (the local copy), `bytes` is the row's size.

@@ -169,6 +169,7 @@ void Emitter::emit_if(const Op& op) {
       assign(res[k], y.operands[k], op.results[k]->type.is_tensor() ? &layout_of(op.results[k]) : nullptr);
   };
   const std::vector<Access> before_if = accesses_;  // each branch starts from these
+  const int barriers_before = barriers_;
   open(fmt::format("if ({})", scalar(op.operands[0])));
   terminator_handlers.push_back(handler);
   emit_block(op.body(0));
@@ -182,6 +183,14 @@ void Emitter::emit_if(const Op& op) {
   terminator_handlers.pop_back();
   close();
   accesses_.insert(accesses_.end(), after_then.begin(), after_then.end());  // either may have run
+  // OpenCL: a work-group barrier inside an if (a scan, a layout conversion, ... in a branch)
+  // is legal when the condition is uniform, as here, but PoCL's work-item loops miscompile
+  // some (a scan in a branch read other replicas' local memory: fuzz regression
+  // opencl_scan_in_if.json; pocl issues 1167 and 2239 describe the family). The work-group
+  // shape is refused, so the serial shape (one work-item per program, no barriers) runs.
+  if (opencl() && barriers_ != barriers_before)
+    throw SimtUnsupported(op.loc, "a work-group barrier inside an if (a scan, reduction or layout conversion in a "
+                                  "branch), which OpenCL implementations such as PoCL miscompile");
 }
 
 void Emitter::emit_while(const Op& op) {

@@ -34,6 +34,7 @@ void Emitter::barrier(const char* comment) {
                              : "__syncthreads();";
   if (comment) s += std::string("  // ") + comment;
   line(s);
+  ++barriers_;
 }
 namespace {
 // `T` with `space` applied to its pointee: "threadgroup float*", or for a pointer type

@@ -101,6 +101,8 @@ class Emitter {
   /// A threadgroup-wide barrier statement that also orders this program's global-memory
   /// accesses (`comment`, if any, after it).
   void barrier(const char* comment = nullptr);
+  /// Barriers emitted so far (emit_if: OpenCL refuses a barrier inside an if).
+  int barriers_ = 0;
   /// The type of a pointer to `T` in shared (threadgroup) memory / in global (device) memory.
   std::string sp(const std::string& T) const;
   std::string gp(const std::string& T) const;

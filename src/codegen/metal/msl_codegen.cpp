@@ -52,9 +52,31 @@ MslProgram checked(const ir::Function& fn, MslProgram p) {
   return p;
 }
 
+// Sanitize mode's part of a serial program (msl-emu only): the launch ABI's bounds and host
+// services (kernel_abi.h's layout), the program's copy of them, and the cpu prelude's checks.
+std::string sanitize_section() {
+  return std::string(
+             "\n// ---- sanitize mode (msl-emu only: C++, not MSL) ----------------------------------------\n"
+             "#ifndef TR_MSL_EMU\n"
+             "#error \"tritium's sanitize mode runs on msl-emu, not on Metal\"\n"
+             "#endif\n"
+             "extern \"C\" int snprintf(char*, size_t, const char*, ...);\n"
+             "typedef struct tritium_bounds { const void* base; uint64_t bytes; } tritium_bounds;\n"
+             "typedef struct tritium_host {\n"
+             "  void (*print)(const char* line);\n"
+             "  void (*assert_fail)(const char* message, const char* file, int line, const char* func, int64_t pid_x,\n"
+             "                      int64_t pid_y, int64_t pid_z);\n"
+             "  int64_t stream_min_bytes;\n"
+             "  const tritium_bounds* bounds;\n"
+             "} tritium_host;\n"
+             "static tritium_host tr_san_host;  // set per launch by tritium_msl_sanitize (the launcher)\n") +
+         cpu::sanitize_prelude_text();
+}
+
 }  // namespace
 
 MslProgram render_msl_program(const ir::Module& m, const runtime::CodegenOptions& opts, MslShape shape) {
+  if (opts.sanitize) return render_msl_serial(m, opts, "sanitize mode");
   const ir::Function& fn = cpu_kernel_function(m);
   ir::verify_or_throw(fn, &m);
   refuse_unsupported_types(fn);
@@ -84,6 +106,7 @@ MslProgram render_msl_serial(const ir::Module& m, const runtime::CodegenOptions&
       "// options: numerics={}, debug={}; compile without fast math.\n",
       TRITIUM_VERSION, fn.name, reason, opts.portable_numerics ? "portable" : "native", opts.debug ? 1 : 0);
   p.text += msl_prelude();
+  if (opts.sanitize) p.text += sanitize_section();
   p.text += body;
   p.failures = e.failure_messages();
   for (const ir::Value* a : fn.body.args) p.params.push_back(a->type);

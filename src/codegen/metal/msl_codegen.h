@@ -98,6 +98,10 @@ MslProgram render_msl_program(const ir::Module& m, const runtime::CodegenOptions
 /// The serial shape of the kernel of `m`, `reason` (why not the threadgroup shape) in the
 /// program's second comment line and MslProgram::serial_reason: for a device whose
 /// pipelines cannot run the threadgroup shape (the metal backend checks each pipeline).
+/// With opts.sanitize (msl-emu only: the text then does not compile for Metal) every load,
+/// store and atomic is checked as the cpu backend checks them (cpu_codegen.h,
+/// sanitize_prelude_text), through `static tritium_host tr_san_host`, which the msl-emu
+/// launcher sets per launch (msl_emu_driver).
 MslProgram render_msl_serial(const ir::Module& m, const runtime::CodegenOptions& opts, const std::string& reason);
 /// The threadgroup shape of `fn` (msl_simt.cpp). Throws cuda::SimtUnsupported for what it
 /// does not lower yet, frontend::CompileError for what Metal cannot run.

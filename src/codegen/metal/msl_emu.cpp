@@ -351,7 +351,8 @@ const char* msl_emu_stdlib() {
   return text.c_str();
 }
 
-std::string msl_emu_driver(const std::vector<ir::Type>& params, size_t nsites, int threads, int64_t threadgroup_bytes) {
+std::string msl_emu_driver(const std::vector<ir::Type>& params, size_t nsites, int threads, int64_t threadgroup_bytes,
+                           bool sanitize) {
   std::string bind, call;
   for (size_t k = 0; k < params.size(); ++k) {
     const ir::Type& t = params[k];
@@ -367,9 +368,12 @@ std::string msl_emu_driver(const std::vector<ir::Type>& params, size_t nsites, i
     call += fmt::format("b{}, ", k);
   }
   if (nsites) call += "(metal::atomic_uint*)status, ";
-  const std::string head = fmt::format(
+  std::string head = fmt::format(
       "\n// ---- msl-emu launcher (not part of the MSL program) ----\n"
       "typedef union tritium_arg {{ void* ptr; int64_t i64; uint64_t u64; float f32; }} tritium_arg;\n");
+  if (sanitize)
+    head += "extern \"C\" __attribute__((visibility(\"default\"))) void tritium_msl_sanitize(const tritium_host* h) "
+            "{ tr_san_host = *h; }\n";
   const std::string entry =
       "extern \"C\" __attribute__((visibility(\"default\"))) int tritium_msl_run(const tritium_arg* args, "
       "const int32_t grid[3], int64_t first, int64_t end, uint32_t* status, void* arena) {\n"

@@ -51,7 +51,11 @@ const char* msl_emu_stdlib();
 
 /// The launcher appended to an MSL program with kernel parameters `params` (pointers and
 /// scalars, as MslProgram::params) and `nsites` run-time failure sites (0: no status word).
+/// `sanitize`: the program was rendered in sanitize mode (serial shape; it defines
+/// tr_san_host, see msl_codegen.h): the launcher also exports `extern "C" void
+/// tritium_msl_sanitize(const tritium_host* h)`, which the runtime calls before each
+/// launch to hand the program its assert_fail callback and the launch's bounds.
 std::string msl_emu_driver(const std::vector<ir::Type>& params, size_t nsites, int threads = 1,
-                           int64_t threadgroup_bytes = 0);
+                           int64_t threadgroup_bytes = 0, bool sanitize = false);
 
 }  // namespace tritium::codegen

@@ -19,6 +19,7 @@
 #include "codegen/cpu/cpu_codegen.h"
 #include "runtime/cache.h"
 #include "runtime/cpu/compiler.h"
+#include "runtime/cpu/host_services.h"
 #include "runtime/cpu/stream_policy.h"
 #include "runtime/cpu/thread_pool.h"
 
@@ -34,37 +35,6 @@ namespace fs = std::filesystem;
 std::atomic<uint64_t> g_cache_hits{0};
 std::atomic<uint64_t> g_builds{0};
 
-// ---- host services for generated code (one launch runs at a time) ----
-std::mutex g_launch_mu;
-std::mutex g_host_mu;
-std::optional<std::string> g_assert_failure;  // message of the lowest failing program
-int64_t g_assert_program = 0;                 // its linear program id
-std::array<int32_t, 3> g_grid{};              // grid of the running launch
-std::atomic<bool> g_failed{false};            // stop handing out programs
-
-void host_print(const char* line) {
-  std::lock_guard<std::mutex> lk(g_host_mu);
-  std::fputs(line, stdout);
-  std::fputc('\n', stdout);
-  std::fflush(stdout);
-}
-
-void host_assert_fail(const char* message, const char* file, int line, const char* func, int64_t x, int64_t y,
-                      int64_t z) {
-  // Same text as the interpreter: "device_assert failed: <msg> at <file>:<line> in <kernel>,
-  // program (x, y, z)"; run-time errors of generated code pass a message "error: ...".
-  std::lock_guard<std::mutex> lk(g_host_mu);
-  const int64_t linear = x + int64_t{g_grid[0]} * (y + int64_t{g_grid[1]} * z);
-  if (g_assert_failure && g_assert_program <= linear) return;  // keep the lowest program's first failure
-  std::string_view msg(message);
-  std::string what = msg.rfind("error: ", 0) == 0 ? std::string(msg.substr(7))
-                                                   : "device_assert failed: " + std::string(msg);
-  g_assert_failure = fmt::format("{} at {}:{} in {}, program ({}, {}, {})", what, file, line, func, x, y, z);
-  g_assert_program = linear;
-  g_failed.store(true, std::memory_order_relaxed);
-}
-
-tritium_host g_host = {&host_print, &host_assert_fail, -1, nullptr};  // stream_min_bytes, bounds: per launch
 
 // The cpu backend's execution model in the GPU terms of occupancy arithmetic (Device::
 // properties(), CompiledKernel::resources()): each worker thread is a "multiprocessor"
@@ -103,15 +73,11 @@ class CpuKernel final : public LoadedKernel {
       if (g < 0) throw std::runtime_error(fmt::format("kernel @{}: negative grid dimension", name_));
     const int64_t total = int64_t{grid[0]} * grid[1] * grid[2];
     if (total == 0) return;
-    std::lock_guard<std::mutex> launch_lock(g_launch_mu);
-    {
-      std::lock_guard<std::mutex> lk(g_host_mu);
-      g_assert_failure.reset();
-      g_grid = grid;
-      g_failed.store(false);
-      g_host.stream_min_bytes = stream_min_bytes();
-      g_host.bounds = bounds;  // the launch lock keeps it until this launch ends
-    }
+    std::lock_guard<std::mutex> launch_lock(launch_mutex());
+    begin_launch(grid);
+    tritium_host* host = &host_services();
+    host->stream_min_bytes = stream_min_bytes();
+    host->bounds = bounds;  // the launch lock keeps it until this launch ends
     ThreadPool& pool = ThreadPool::global();
     const int64_t workers = pool.size();
     const int64_t chunk = std::max<int64_t>(1, total / (workers * 8));
@@ -121,20 +87,15 @@ class CpuKernel final : public LoadedKernel {
     tritium_run_fn run = run_;
     std::function<void(unsigned)> job = [&](unsigned) {
       for (;;) {
-        if (g_failed.load(std::memory_order_relaxed)) return;  // later programs are not started
+        if (launch_failed()) return;  // later programs are not started
         int64_t first = next.fetch_add(chunk, std::memory_order_relaxed);
         if (first >= total) return;
-        run(a, g, first, std::min(total, first + chunk), &g_host);
+        run(a, g, first, std::min(total, first + chunk), host);
       }
     };
     pool.run(job);
-    std::lock_guard<std::mutex> lk(g_host_mu);
-    g_host.bounds = nullptr;
-    if (g_assert_failure) {
-      std::string msg = *g_assert_failure;
-      g_assert_failure.reset();
-      throw std::runtime_error(msg);
-    }
+    host->bounds = nullptr;
+    if (auto failure = end_launch()) throw std::runtime_error(*failure);
   }
 
  public:

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "runtime/cache.h"
 #include "runtime/cpu/compiler.h"
 #include "runtime/cpu/thread_pool.h"
+#include "runtime/cpu/host_services.h"
 #include "runtime/metal/msl_launch.h"
 
 #ifndef TRITIUM_VERSION
@@ -33,7 +35,15 @@ namespace fs = std::filesystem;
 typedef int (*msl_run_fn)(const tritium_arg* args, const int32_t grid[3], int64_t first, int64_t end,
                           uint32_t* status, void* arena);
 
-std::mutex g_launch_mu;  // one launch at a time on the shared thread pool
+// Sanitize mode's entry in the launcher (msl_emu_driver): hands the program the host's
+// services and the launch's bounds (tritium_host, kernel_abi.h).
+typedef void (*msl_sanitize_fn)(const tritium_host* host);
+
+// What a thread of the threadgroup shape may use of its fiber's stack (codegen/metal/
+// msl_emu.h): kMslEmuStackBytes less the guard page and room for the fiber's entry and the
+// C library's math functions. The stack usage the compiler reports (runtime/cpu/compiler.h)
+// counts every function of the program, the launcher's too: an upper bound.
+constexpr int64_t kFiberStackForProgram = static_cast<int64_t>(codegen::kMslEmuStackBytes) - 4096 - 8192;
 
 // One fiber arena per pool worker (codegen/metal/msl_emu.h), made on first use and kept:
 // reserved, not committed, until a threadgroup's stacks touch it.
@@ -56,16 +66,40 @@ void* arena_for(unsigned worker) {
 
 class MslEmuKernel final : public LoadedKernel {
  public:
-  MslEmuKernel(void* handle, msl_run_fn run, codegen::MslProgram program, std::string name)
-      : handle_(handle), run_(run), program_(std::move(program)), name_(std::move(name)) {}
+  /// `sanitize`: the program's sanitize entry (compiled in sanitize mode), else null.
+  MslEmuKernel(void* handle, msl_run_fn run, msl_sanitize_fn sanitize, codegen::MslProgram program, std::string name)
+      : handle_(handle), run_(run), sanitize_(sanitize), program_(std::move(program)), name_(std::move(name)) {}
   ~MslEmuKernel() override {
     if (handle_) dlclose(handle_);
   }
 
   void launch(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args) override {
+    run_launch(grid, args, nullptr);
+  }
+  void launch_checked(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args,
+                      const std::vector<tritium_bounds>& bounds) override {
+    if (!sanitize_) return launch(grid, args);
+    if (bounds.size() != args.size())
+      throw std::logic_error(fmt::format("kernel @{}: {} bounds for {} arguments", name_, bounds.size(), args.size()));
+    run_launch(grid, args, bounds.data());
+  }
+
+  const std::string& source() const override { return program_.text; }
+
+ private:
+  /// Runs the grid's programs on the thread pool; `bounds` (sanitize mode): each slot's
+  /// buffer, which the program's checks read (failures raise after the launch, as on cpu).
+  void run_launch(const std::array<int32_t, 3>& grid, const std::vector<tritium_arg>& args,
+                  const tritium_bounds* bounds) {
     const int64_t total = metal::check_msl_launch(program_, name_, "msl-emu (as metal)", grid, args.size());
     if (total == 0) return;
-    std::lock_guard<std::mutex> lock(g_launch_mu);
+    std::lock_guard<std::mutex> lock(cpu::launch_mutex());
+    if (sanitize_) {
+      cpu::begin_launch(grid);
+      tritium_host host = cpu::host_services();
+      host.bounds = bounds;  // null: unchecked (tr_san_ok passes)
+      sanitize_(&host);      // copied into the program; this launch holds the launch lock
+    }
     uint32_t status = 0xffffffffu;
     cpu::ThreadPool& pool = cpu::ThreadPool::global();
     const int64_t chunk = std::max<int64_t>(1, total / (int64_t{pool.size()} * 8));
@@ -79,7 +113,7 @@ class MslEmuKernel final : public LoadedKernel {
       void* arena = fibers ? arena_for(worker) : nullptr;
       for (;;) {
         const int64_t first = next.fetch_add(chunk, std::memory_order_relaxed);
-        if (first >= total || stuck.load(std::memory_order_relaxed)) return;
+        if (first >= total || stuck.load(std::memory_order_relaxed) || (sanitize_ && cpu::launch_failed())) return;
         if (run(a, g, first, std::min(total, first + chunk), &status, arena)) stuck = true;
       }
     };
@@ -89,14 +123,14 @@ class MslEmuKernel final : public LoadedKernel {
           "kernel @{}: msl-emu: the threads of a threadgroup stopped at barriers not every thread reaches "
           "(the MSL program is wrong; on Metal it would hang or give undefined results)",
           name_));
+    if (sanitize_)
+      if (auto failure = cpu::end_launch()) throw std::runtime_error(*failure);
     metal::raise_msl_status(program_, status, grid);
   }
 
-  const std::string& source() const override { return program_.text; }
-
- private:
   void* handle_;
   msl_run_fn run_;
+  msl_sanitize_fn sanitize_;
   codegen::MslProgram program_;
   std::string name_;
 };
@@ -120,10 +154,22 @@ class MslEmuDevice final : public Device {
   void synchronize() override {}
 
   std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) override {
+    return compile(m, opts, std::string());
+  }
+
+ private:
+  /// compile(); a non-empty `serial_reason` renders the serial shape for that reason.
+  std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts,
+                                        const std::string& serial_reason) {
     const ir::Function& fn = codegen::cpu_kernel_function(m);
-    codegen::MslProgram program = codegen::render_msl_program(m, opts, metal::msl_shape_from_env("msl-emu"));
-    const std::string driver =
-        codegen::msl_emu_driver(program.params, program.failures.size(), program.threads, program.threadgroup_bytes);
+    const codegen::MslShape shape = metal::msl_shape_from_env("msl-emu");
+    // Sanitize mode checks the serial shape (one thread per program: the CPU renderer's
+    // accesses, each traced to its argument); the threadgroup shape makes the same accesses.
+    codegen::MslProgram program = !serial_reason.empty() ? codegen::render_msl_serial(m, opts, serial_reason)
+                                  : opts.sanitize        ? codegen::render_msl_serial(m, opts, "sanitize mode")
+                                                         : codegen::render_msl_program(m, opts, shape);
+    const std::string driver = codegen::msl_emu_driver(program.params, program.failures.size(), program.threads,
+                                                       program.threadgroup_bytes, opts.sanitize);
     const std::vector<std::string> flags = cpu::kernel_flags(opts.portable_numerics);
     std::string flag_text;
     for (const auto& f : flags) flag_text += f + " ";
@@ -132,8 +178,28 @@ class MslEmuDevice final : public Device {
                                           cpu::host_cpu_identity()});
     for (int attempt = 0; attempt < 2; ++attempt) {
       fs::path so;
-      if (auto hit = cache_.find(key, "so"); hit && attempt == 0) so = *hit;
-      else so = build(key, program.text, driver, opts.portable_numerics);
+      std::optional<cpu::StackUsage> stack = attempt == 0 ? cpu::cached_stack_usage(cache_, key) : std::nullopt;
+      if (auto hit = cache_.find(key, "so"); hit && stack) {
+        so = *hit;
+      } else {
+        stack = cpu::StackUsage{};
+        so = build(key, program.text, driver, opts.portable_numerics, &*stack);
+      }
+      // A thread overflowing its stack would crash the process: the threadgroup shape's
+      // threads are fibers (kMslEmuStackBytes each), the serial shape runs on the pool.
+      if (program.threads <= 1) {
+        cpu::check_program_stack(fn, *stack, "msl-emu backend");
+      } else if (stack->measured && stack->bounded && stack->bytes > kFiberStackForProgram) {
+        if (shape == codegen::MslShape::Threadgroup)
+          cpu::check_stack(fn, *stack, kFiberStackForProgram, "msl-emu backend", "thread",
+                           fmt::format("TRITIUM_MSL_SHAPE=threadgroup, num_warps={}: each thread's share of the "
+                                       "tensors",
+                                       opts.num_warps),
+                           "msl-emu's fibers have", "the serial shape, smaller blocks or more warps reduce it");
+        return compile(m, opts, fmt::format("msl-emu: a thread of the threadgroup shape needs {} bytes of stack, "
+                                            "msl-emu's fibers have {}",
+                                            stack->bytes, kFiberStackForProgram));
+      }
       void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (!h) {
         if (attempt == 0) continue;  // an unloadable cache entry: rebuild once
@@ -145,24 +211,32 @@ class MslEmuDevice final : public Device {
         if (attempt == 0) continue;
         throw std::runtime_error("msl-emu backend: " + so.string() + " does not export tritium_msl_run");
       }
-      return std::make_unique<MslEmuKernel>(h, run, std::move(program), fn.name);
+      auto sanitize = opts.sanitize ? reinterpret_cast<msl_sanitize_fn>(dlsym(h, "tritium_msl_sanitize")) : nullptr;
+      if (opts.sanitize && !sanitize) {
+        dlclose(h);
+        if (attempt == 0) continue;
+        throw std::runtime_error("msl-emu backend: " + so.string() + " does not export tritium_msl_sanitize");
+      }
+      return std::make_unique<MslEmuKernel>(h, run, sanitize, std::move(program), fn.name);
     }
     throw std::logic_error("unreachable");
   }
 
- private:
   /// Writes the program (as emitted), the launcher and the emulated <metal_stdlib> into a
-  /// scratch directory, compiles them and stores the program and the object in the cache.
-  fs::path build(const std::string& key, const std::string& msl, const std::string& driver, bool portable) {
+  /// scratch directory, compiles them and stores the program, its stack usage and the object
+  /// in the cache.
+  fs::path build(const std::string& key, const std::string& msl, const std::string& driver, bool portable,
+                 cpu::StackUsage* stack) {
     fs::path dir = cache_.make_scratch_dir();
     write_file_atomic(dir / "metal_stdlib", codegen::msl_emu_stdlib());
     write_file_atomic(dir / "kernel.metal", msl);
     write_file_atomic(dir / "run.cpp", "#include \"kernel.metal\"\n" + driver);
     fs::path obj = dir / "kernel.so";
-    cpu::compile_shared_object(dir / "run.cpp", obj, portable, {"-I" + dir.string()});
+    *stack = cpu::compile_shared_object(dir / "run.cpp", obj, portable, {"-I" + dir.string()});
     auto bytes = read_file_bytes(obj);
     if (!bytes) throw std::runtime_error("msl-emu backend: the compiler produced no " + obj.string());
     cache_.write(key, "metal", msl);
+    cache_.write(key, "stack", cpu::stack_usage_line(*stack));
     fs::path out = cache_.write(key, "so", *bytes);
     std::error_code ec;
     fs::remove_all(dir, ec);

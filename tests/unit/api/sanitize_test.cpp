@@ -1,4 +1,5 @@
-// Sanitize mode (CompileOptions::sanitize, TRITIUM_SANITIZE=1; issue 8) on the cpu backend:
+// Sanitize mode (CompileOptions::sanitize, TRITIUM_SANITIZE=1; issue 8) on the cpu and
+// msl-emu backends (each test of SanitizeOn runs on both):
 // an out-of-bounds load or store is reported with the kernel, the access's file:line, the
 // program id, the argument and the byte offset, and is not performed; masked-off lanes of a
 // load without `other` read NaN (fp32) instead of 0; a correct kernel gives the same bits
@@ -66,6 +67,11 @@ def loop_switch(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
         acc += tl.load(p + offs)
         p = y_ptr
     tl.store(out_ptr + offs, acc + tl.load(p + offs))
+
+@triton.jit
+def unmasked_count(counts_ptr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.atomic_add(counts_ptr + offs, 1)
 )";
 
 const tritium::Module& module() {
@@ -78,6 +84,10 @@ CompileOptions sanitized() {
   o.sanitize = true;
   return o;
 }
+
+// The backends with sanitize mode; each SanitizeOn test runs on both.
+class SanitizeOn : public ::testing::TestWithParam<const char*> {};
+INSTANTIATE_TEST_SUITE_P(Backends, SanitizeOn, ::testing::Values("cpu", "msl-emu"));
 
 std::vector<float> random_floats(size_t n, uint32_t seed) { return random_nonzero_floats(n, seed, 4.f); }
 
@@ -93,8 +103,8 @@ std::string launch_error(const tritium::CompiledKernel& k, tritium::Grid grid, c
 
 }  // namespace
 
-TEST(Sanitize, AnUnmaskedLoadPastTheEndIsReportedWithItsPlaceAndNotPerformed) {
-  Device dev = Device::get("cpu");
+TEST_P(SanitizeOn, AnUnmaskedLoadPastTheEndIsReportedWithItsPlaceAndNotPerformed) {
+  Device dev = Device::get(GetParam());
   // 100 floats, blocks of 64: program 1 reads elements 64..127, 28 of them past the end.
   const size_t n = 100;
   Buffer x = dev.upload(random_floats(n, 1));
@@ -107,8 +117,8 @@ TEST(Sanitize, AnUnmaskedLoadPastTheEndIsReportedWithItsPlaceAndNotPerformed) {
     EXPECT_NE(msg.find(part), std::string::npos) << part << "\n" << msg;
 }
 
-TEST(Sanitize, AnUnmaskedStorePastTheEndIsReportedAndNotPerformed) {
-  Device dev = Device::get("cpu");
+TEST_P(SanitizeOn, AnUnmaskedStorePastTheEndIsReportedAndNotPerformed) {
+  Device dev = Device::get(GetParam());
   const size_t n = 100;
   const std::vector<float> xs = random_floats(n, 2);
   Buffer x = dev.upload(xs);
@@ -128,8 +138,8 @@ TEST(Sanitize, AnUnmaskedStorePastTheEndIsReportedAndNotPerformed) {
   for (size_t i = 0; i < n; ++i) EXPECT_EQ(got[i], xs[i]) << i;
 }
 
-TEST(Sanitize, MaskedOffLanesWithoutOtherArePoisonedNotZero) {
-  Device dev = Device::get("cpu");
+TEST_P(SanitizeOn, MaskedOffLanesWithoutOtherArePoisonedNotZero) {
+  Device dev = Device::get(GetParam());
   const size_t n = 40;
   const std::vector<float> xs = random_floats(n, 3);
   std::vector<float> padded = xs;
@@ -150,8 +160,8 @@ TEST(Sanitize, MaskedOffLanesWithoutOtherArePoisonedNotZero) {
   }
 }
 
-TEST(Sanitize, ACorrectKernelGivesTheSameBitsCheckedAndUnchecked) {
-  Device dev = Device::get("cpu");
+TEST_P(SanitizeOn, ACorrectKernelGivesTheSameBitsCheckedAndUnchecked) {
+  Device dev = Device::get(GetParam());
   const size_t n = 1000;
   Buffer x = dev.upload(random_floats(n, 4)), y = dev.upload(random_floats(n, 5));
   std::vector<std::vector<float>> results;
@@ -169,8 +179,8 @@ TEST(Sanitize, ACorrectKernelGivesTheSameBitsCheckedAndUnchecked) {
   for (size_t i = 0; i < n; ++i) EXPECT_EQ(results[1][i], xs[i] + ys[i]) << i;  // one fp32 add
 }
 
-TEST(Sanitize, TheEnvironmentVariableTurnsItOn) {
-  Device dev = Device::get("cpu");
+TEST_P(SanitizeOn, TheEnvironmentVariableTurnsItOn) {
+  Device dev = Device::get(GetParam());
   const size_t n = 100;
   Buffer x = dev.upload(random_floats(n, 6));
   Buffer out = dev.upload(std::vector<float>(128, 0.0f));
@@ -189,7 +199,7 @@ TEST(Sanitize, BackendsWithoutItRefuseTheCompile) {
     FAIL() << "interp accepted a sanitize compile";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("sanitize mode"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("cpu backend only"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cpu and msl-emu backends only"), std::string::npos) << e.what();
   }
 }
 
@@ -206,8 +216,8 @@ TEST(Sanitize, UnderTheEnvironmentAloneOtherBackendsRunUnchecked) {
   for (size_t i = 0; i < n; ++i) EXPECT_EQ(got[i], xs[i] + ys[i]) << i;
 }
 
-TEST(Sanitize, ALoopCarriedPointerIsCheckedAgainstItsArgument) {
-  Device dev = Device::get("cpu");
+TEST_P(SanitizeOn, ALoopCarriedPointerIsCheckedAgainstItsArgument) {
+  Device dev = Device::get(GetParam());
   // Three blocks of 64 floats; the loop walks four: the fourth block's first load is at
   // byte offset 3 x 64 x 4 = 768 of the 768-byte buffer.
   const std::vector<float> xs = random_floats(3 * 64, 9);
@@ -222,11 +232,11 @@ TEST(Sanitize, ALoopCarriedPointerIsCheckedAgainstItsArgument) {
   EXPECT_NE(msg.find("sanitize_kernels.py:33"), std::string::npos) << msg;
 }
 
-TEST(Sanitize, AnInteriorPointerIsCheckedAgainstItsWholeBuffer) {
+TEST_P(SanitizeOn, AnInteriorPointerIsCheckedAgainstItsWholeBuffer) {
   // Arg::ptr at byte 256 of a 512-byte buffer: the kernel's accesses are checked against the
   // whole buffer, so offsets are reported from its start; 128 floats from byte 256 run 256
   // bytes past the end: the first bad load is at byte 512.
-  Device dev = Device::get("cpu");
+  Device dev = Device::get(GetParam());
   Buffer x = dev.upload(random_floats(128, 10));
   Buffer out = dev.upload(std::vector<float>(128, 0.0f));
   auto k = module().kernel("unmasked_copy").compile(dev, "*fp32:16, *fp32:16, i32, 64", sanitized());
@@ -235,11 +245,11 @@ TEST(Sanitize, AnInteriorPointerIsCheckedAgainstItsWholeBuffer) {
   EXPECT_EQ(launch_error(k, {1, 1, 1}, {tritium::Arg::ptr(x, 256), out, 64}), "") << "64 floats from byte 256 fit";
 }
 
-TEST(Sanitize, APointerALoopSwitchesToAnotherArgumentIsNotAFalseAlarm) {
+TEST_P(SanitizeOn, APointerALoopSwitchesToAnotherArgumentIsNotAFalseAlarm) {
   // p starts at x and the loop body sets it to y: inside the loop p may be either (checked
   // against any argument's buffer), after it p is the loop's result (not traced). A correct
   // launch reports nothing; x holds 64 floats, y 64.
-  Device dev = Device::get("cpu");
+  Device dev = Device::get(GetParam());
   const std::vector<float> xs = random_floats(64, 11), ys = random_floats(64, 12);
   Buffer x = dev.upload(xs), y = dev.upload(ys);
   Buffer out = dev.upload(std::vector<float>(64, std::nanf("")));
@@ -247,4 +257,24 @@ TEST(Sanitize, APointerALoopSwitchesToAnotherArgumentIsNotAFalseAlarm) {
   EXPECT_EQ(launch_error(k, {1, 1, 1}, {x, y, out, 2}), "");
   const std::vector<float> got = out.download<float>();
   for (size_t i = 0; i < 64; ++i) EXPECT_EQ(got[i], ((0.0f + xs[i]) + ys[i]) + ys[i]) << i;
+}
+
+TEST_P(SanitizeOn, AnAtomicPastTheEndIsReportedAndNotPerformed) {
+  Device dev = Device::get(GetParam());
+  // 40 counters, blocks of 32: program 1's atomics on elements 40..63 are out of bounds.
+  const std::vector<int32_t> start = [] {
+    std::vector<int32_t> v(40);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<int32_t>(3 * i + 1);
+    return v;
+  }();
+  Buffer counts = dev.upload(start);
+  auto k = module().kernel("unmasked_count").compile(dev, "*i32:16, 32", sanitized());
+  const std::string msg = launch_error(k, {2, 1, 1}, {counts});
+  EXPECT_NE(msg.find("out-of-bounds atomic of 4 bytes through `counts_ptr`: byte offset 160 of a 160-byte buffer"),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("sanitize_kernels.py:50"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("program (1, 0, 0)"), std::string::npos) << msg;
+  const std::vector<int32_t> got = counts.download<int32_t>();
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], start[i] + 1) << i;  // in-bounds ones applied once
 }
