@@ -349,7 +349,9 @@ struct Runner {
 
 void Kernel::set_annotation_types(const std::map<std::string, std::string>& types) {
   for (const auto& [name, type] : types) {
-    auto it = std::find_if(params_.begin(), params_.end(), [&](const Parameter& p) { return p.name == name; });
+    // (clang 15 cannot capture a structured binding in a lambda: hence the plain reference.)
+    const std::string& wanted = name;
+    auto it = std::find_if(params_.begin(), params_.end(), [&](const Parameter& p) { return p.name == wanted; });
     if (it == params_.end() || it->is_constexpr)
       throw Error(ErrorKind::Argument, fmt::format("kernel '{}': no runtime parameter named '{}'", name_, name));
     const std::string t = !type.empty() && type[0] == '*' ? type.substr(1) : type;
@@ -400,7 +402,8 @@ Kernel::RunResult Kernel::run_with(const frontend::KernelDecls& decls, const Dev
                                                  r.runtime.size(), r.runtime.size() == 1 ? "" : "s", names, args.size()));
   }
   for (const auto& [k, v] : meta) {
-    auto it = std::find_if(params.begin(), params.end(), [&](const Parameter& p) { return p.name == k; });
+    const std::string& wanted = k;  // (not captured directly: clang 15 cannot capture a structured binding)
+    auto it = std::find_if(params.begin(), params.end(), [&](const Parameter& p) { return p.name == wanted; });
     if (it == params.end()) throw Error(ErrorKind::Argument, fmt::format("kernel '{}': no parameter named '{}'", name, k));
     if (!it->is_constexpr)
       throw Error(ErrorKind::Argument,
