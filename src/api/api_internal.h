@@ -47,7 +47,9 @@ struct ModuleState {
 
 /// Everything a CompiledKernel handle shares.
 struct CompiledState {
-  std::shared_ptr<ModuleState> module;      ///< keeps the SourceRef (IR locations) alive
+  /// Keeps the text IR locations point into alive. Not the ModuleState: its cache holds
+  /// this state, and a reference back would make a cycle that leaks every compiled module.
+  frontend::SourceRef source;
   std::shared_ptr<runtime::Device> device;  ///< the device it was compiled for
   std::string name;                         ///< kernel name
   std::string signature;                    ///< canonical specialization text

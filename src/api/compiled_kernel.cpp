@@ -27,7 +27,7 @@ CompiledKernel Kernel::compile(const Device& device, const std::string& signatur
 
   detail::Lowered low = detail::lower(*module_, name_, params_, signature, options, constexprs);
   auto state = std::make_shared<detail::CompiledState>();
-  state->module = module_;
+  state->source = module_->source;
   state->device = dev;
   state->name = name_;
   state->signature = low.signature;
