@@ -64,10 +64,23 @@ void FunctionGen::gen_body() {
   b_.create(ir::OpKind::Return, vals, {}, def_->loc);
 }
 
+namespace {
+// The most IR values one function may generate. Unrolled static loops, returns inside
+// branches (the rest of the function is generated again in each branch) and nested loops
+// (each body is dry-run once before it is generated) can multiply a short source into more
+// IR than any kernel needs; past this the compile is refused instead of running for hours.
+// The largest kernels of the suite and the corpus generate a few thousand.
+constexpr uint32_t kMaxFunctionValues = 1u << 16;
+}  // namespace
+
 void FunctionGen::gen_stmts(const StmtList& stmts, size_t from, const Cont* after) {
   for (size_t i = from; i < stmts.size(); ++i) {
     if (returned_) return;
     const Stmt& s = *stmts[i];
+    if (fn_.value_count() > kMaxFunctionValues)
+      fail(s.loc, fmt::format("'{}' is too large to compile: it generates more than {} IR values (unrolled "
+                              "tl.static_range loops, nested loops or returns inside branches multiply its code)",
+                              def_ ? def_->name : std::string("module constants"), kMaxFunctionValues));
     if (s.kind == StmtKind::If) {
       gen_if(s.as<IfStmt>(), stmts, i, after);
       return;  // gen_if generated the rest of the sequence

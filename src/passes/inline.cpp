@@ -1,6 +1,7 @@
 #include "passes/inline.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -17,6 +18,21 @@ using ir::Function;
 using ir::Op;
 using ir::OpKind;
 
+// The most ops a function may have once its calls are inlined. Each call copies its
+// callee's body, so helpers calling helpers twice multiply the code (2^depth copies); past
+// this the compile is refused at the call instead of exhausting time and memory.
+constexpr size_t kMaxInlinedOps = size_t{1} << 16;
+
+// Ops of `block`, those inside regions included.
+size_t count_ops(const Block& block) {
+  size_t n = 0;
+  for (const auto& op : block.ops) {
+    ++n;
+    for (const auto& r : op->regions) n += count_ops(r->block);
+  }
+  return n;
+}
+
 class Inliner {
  public:
   explicit Inliner(ir::Module& m) : m_(m) {}
@@ -26,6 +42,7 @@ class Inliner {
   void process(Function& fn) {
     if (done_.count(&fn)) return;
     active_.insert(&fn);
+    size_[&fn] = count_ops(fn.body);
     ir::Builder b(fn);
     process_block(fn, b, fn.body);
     active_.erase(&fn);
@@ -36,6 +53,7 @@ class Inliner {
   ir::Module& m_;
   std::set<const Function*> done_;
   std::set<const Function*> active_;
+  std::map<const Function*, size_t> size_;  // ops of each function processed (so far)
 
   void process_block(Function& fn, ir::Builder& b, Block& block) {
     for (size_t i = 0; i < block.ops.size();) {
@@ -58,6 +76,13 @@ class Inliner {
     if (active_.count(callee))
       throw CompileError(call.loc, "recursive call of '" + callee_name + "' is not supported");
     process(*callee);
+    size_t& size = size_[&fn];
+    size += size_[callee];
+    if (size > kMaxInlinedOps)
+      throw CompileError(call.loc, "the kernel is too large to compile: inlining this call makes it larger than " +
+                                       std::to_string(kMaxInlinedOps) +
+                                       " IR ops (each call copies the called function's body: jit functions that "
+                                       "call others several times multiply the code)");
 
     const Block& body = callee->body;
     if (body.args.size() != call.operands.size())
