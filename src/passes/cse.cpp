@@ -58,23 +58,22 @@ class Cse {
  public:
   void block(Block& blk) {
     scopes_.emplace_back();
-    for (size_t i = 0; i < blk.ops.size();) {
+    bool removed = false;
+    for (size_t i = 0; i < blk.ops.size(); ++i) {
       Op& op = *blk.ops[i];
       for (auto& v : op.operands) v = get(v);
       for (auto& r : op.regions) block(r->block);
-      if (!(op.info().flags & ir::kPure) || !op.regions.empty() || op.results.empty()) {
-        ++i;
-        continue;
-      }
+      if (!(op.info().flags & ir::kPure) || !op.regions.empty() || op.results.empty()) continue;
       std::string key = expression_key(op);
       if (const Op* prev = find(key)) {
         for (size_t k = 0; k < op.results.size(); ++k) repl_[op.results[k]] = prev->results[k];
-        ir::take_op(blk, i);
+        blk.ops[i].reset();  // dropped below, all at once: erasing one by one is quadratic
+        removed = true;
         continue;
       }
       scopes_.back().emplace(std::move(key), &op);
-      ++i;
     }
+    if (removed) std::erase_if(blk.ops, [](const std::unique_ptr<Op>& op) { return !op; });
     scopes_.pop_back();
   }
 
