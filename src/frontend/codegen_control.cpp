@@ -335,11 +335,12 @@ void FunctionGen::gen_for(const ForStmt& s, const StmtList& stmts, size_t index,
     }
     if (n[2] == 0) fail(cl, "static_range() arg 3 must not be zero");
     CValues items;
-    for (int64_t i = n[0]; n[2] > 0 ? i < n[1] : i > n[1]; i += n[2]) {
+    for (int64_t i = n[0]; n[2] > 0 ? i < n[1] : i > n[1];) {
       if (static_cast<int64_t>(items.size()) >= kMaxStaticIterations)
         fail(cl, fmt::format("tl.static_range with more than {} iterations is too large to unroll",
                              kMaxStaticIterations));
       items.push_back(CValue::of_int(i));
+      if (__builtin_add_overflow(i, n[2], &i)) break;  // the next value is past the end of int64
     }
     gen_static_for(s, items, rest);
     return;

@@ -75,4 +75,16 @@ TEST(FuzzRegressions, DeeplyNestedLoopsAreRefusedNotExponential) {
   expect_refused(src, "k", "*fp32, i32", "'k' is too large to compile", "a = a + 1");
 }
 
+// tl.static_range whose last step passes INT64_MAX: the loop counter overflowed (undefined
+// behaviour, found by UBSan in the fuzz build); now the range ends there, as Python's does.
+TEST(FuzzRegressions, StaticRangeNearInt64LimitsEndsWithoutOverflow) {
+  for (const char* range : {"9223372036854775800, 9223372036854775807, 5",
+                            "-9223372036854775801, -9223372036854775808, -5"}) {
+    const std::string src = kHead + "@triton.jit\ndef k(y_ptr):\n    n = 0\n    for i in tl.static_range(" + range +
+                            "):\n        n += 1\n    tl.store(y_ptr, n)\n";
+    const std::string ir = tritium::Module::from_string(src, kFile).kernel("k").ir("*i32");
+    EXPECT_NE(ir.find("constant {value = 2} : i32"), std::string::npos) << range << ": two iterations expected\n" << ir;
+  }
+}
+
 }  // namespace
