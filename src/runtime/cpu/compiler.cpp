@@ -16,7 +16,9 @@
 #include <fmt/format.h>
 
 #include "common/process_environ.h"
+#include "frontend/source.h"
 #include "runtime/cache.h"
+#include "runtime/cpu/thread_pool.h"
 
 
 #ifndef TRITIUM_CXX_COMPILER
@@ -141,11 +143,73 @@ ProcessResult run_process(const std::vector<std::string>& argv, const fs::path& 
   return r;
 }
 
-void compile_shared_object(const fs::path& source, const fs::path& output, bool portable,
-                           const std::vector<std::string>& extra_flags) {
+StackUsage parse_stack_usage(const std::string& report) {
+  StackUsage s;
+  std::istringstream in(report);
+  std::string line;
+  while (std::getline(in, line)) {
+    // "file:line:col:function<TAB>bytes<TAB>qualifier"; the function's text may hold ':'.
+    const size_t t1 = line.find('\t');
+    if (t1 == std::string::npos) continue;
+    const size_t t2 = line.find('\t', t1 + 1);
+    const std::string num = line.substr(t1 + 1, t2 == std::string::npos ? std::string::npos : t2 - t1 - 1);
+    const std::string qual = t2 == std::string::npos ? std::string() : line.substr(t2 + 1);
+    int64_t bytes = 0;
+    try {
+      size_t used = 0;
+      bytes = std::stoll(num, &used);
+      if (used != num.size() || bytes < 0) continue;
+    } catch (const std::exception&) {
+      continue;
+    }
+    s.measured = true;
+    if (qual.rfind("dynamic", 0) == 0 && qual != "dynamic,bounded") s.bounded = false;
+    s.bytes += bytes;
+    if (bytes > s.largest_bytes) {
+      std::string where = line.substr(0, t1);
+      // Drop "file:line:col:" (three fields) to keep the function's name.
+      size_t at = std::string::npos, from = 0;
+      for (int k = 0; k < 3; ++k) {
+        at = where.find(':', from);
+        if (at == std::string::npos) break;
+        from = at + 1;
+      }
+      std::string name = at == std::string::npos ? where : where.substr(from);
+      // "void tr_program(float*, int)" -> "tr_program": the name, without return type and
+      // parameters (generated signatures are long).
+      name = name.substr(0, name.find('('));
+      if (const size_t sp = name.rfind(' '); sp != std::string::npos) name = name.substr(sp + 1);
+      s.largest = name;
+      s.largest_bytes = bytes;
+    }
+  }
+  return s;
+}
+
+std::string stack_usage_line(const StackUsage& s) {
+  if (!s.measured) return "unmeasured";
+  return fmt::format("{} {} {} {}", s.bytes, s.bounded ? 1 : 0, s.largest_bytes, s.largest);
+}
+
+std::optional<StackUsage> stack_usage_from_line(const std::string& line) {
+  StackUsage s;
+  if (line == "unmeasured") return s;
+  std::istringstream in(line);
+  int bounded = 0;
+  if (!(in >> s.bytes >> bounded >> s.largest_bytes)) return std::nullopt;
+  in >> std::ws;
+  std::getline(in, s.largest);
+  s.measured = true;
+  s.bounded = bounded != 0;
+  return s;
+}
+
+StackUsage compile_shared_object(const fs::path& source, const fs::path& output, bool portable,
+                                 const std::vector<std::string>& extra_flags) {
   std::vector<std::string> argv = compiler_command();
   for (auto& f : kernel_flags(portable)) argv.push_back(f);
   for (auto& f : extra_flags) argv.push_back(f);
+  argv.push_back("-fstack-usage");
   argv.push_back("-o");
   argv.push_back(output.string());
   argv.push_back(source.string());
@@ -160,6 +224,40 @@ void compile_shared_object(const fs::path& source, const fs::path& output, bool 
     throw std::runtime_error("cpu backend: the C++ compiler failed (exit " + std::to_string(r.exit_code) +
                              ")\n  command: " + cmd + "\n  source kept at: " + source.string() + "\n" + r.output);
   }
+  // GCC names the report after the output and the source ("kernel.so-kernel.su"), older
+  // compilers after the source alone: every .su file of the output's directory is read.
+  std::string report;
+  for (const auto& e : fs::directory_iterator(output.parent_path(), ec))
+    if (e.path().extension() == ".su") {
+      std::ifstream in(e.path());
+      std::stringstream ss;
+      ss << in.rdbuf();
+      report += ss.str();
+      if (!report.empty() && report.back() != '\n') report += '\n';
+    }
+  return parse_stack_usage(report);
+}
+
+void check_stack(const ir::Function& fn, const StackUsage& s, int64_t available, const std::string& backend,
+                 const std::string& unit, const std::string& why, const std::string& where,
+                 const std::string& remedy) {
+  if (!s.measured || !s.bounded || s.bytes <= available) return;
+  throw frontend::CompileError(
+      fn.loc, fmt::format("{}: kernel @{} needs {} bytes of stack per {} ({}; the largest frame, {}'s, is {} bytes); "
+                          "{} {} — {}",
+                          backend, fn.name, s.bytes, unit, why, s.largest, s.largest_bytes, where, available, remedy));
+}
+
+void check_program_stack(const ir::Function& fn, const StackUsage& s, const std::string& backend) {
+  check_stack(fn, s, static_cast<int64_t>(kProgramStackBytes), backend, "program",
+              "its tensors are local arrays, whole", "the worker threads have",
+              "smaller blocks or fewer tensors live at once reduce it");
+}
+
+std::optional<StackUsage> cached_stack_usage(const DiskCache& cache, const std::string& key) {
+  std::optional<std::string> line = cache.read(key, "stack");
+  if (!line) return std::nullopt;
+  return stack_usage_from_line(*line);
 }
 
 }  // namespace tritium::runtime::cpu

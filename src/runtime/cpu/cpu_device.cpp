@@ -180,13 +180,16 @@ class CpuDevice final : public Device {
                                           join(flags), host_cpu_identity()});
     for (int attempt = 0; attempt < 2; ++attempt) {
       fs::path so;
-      if (auto hit = cache_.find(key, "so"); hit && attempt == 0) {
+      std::optional<StackUsage> stack = attempt == 0 ? cached_stack_usage(cache_, key) : std::nullopt;
+      if (auto hit = cache_.find(key, "so"); hit && stack) {
         so = *hit;
         g_cache_hits.fetch_add(1);
       } else {
-        so = build(key, source, opts.portable_numerics);
+        stack = StackUsage{};
+        so = build(key, source, opts.portable_numerics, &*stack);
         g_builds.fetch_add(1);
       }
+      check_program_stack(fn, *stack, "cpu backend");  // a program overflowing its thread's stack would crash
       void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (!h) {
         if (attempt == 0) continue;  // an unloadable cache entry: rebuild once
@@ -205,16 +208,18 @@ class CpuDevice final : public Device {
   }
 
  private:
-  /// Compiles `source` in a scratch directory and stores source and object in the cache.
-  fs::path build(const std::string& key, const std::string& source, bool portable) {
+  /// Compiles `source` in a scratch directory and stores source, stack usage and object in
+  /// the cache.
+  fs::path build(const std::string& key, const std::string& source, bool portable, StackUsage* stack) {
     fs::path dir = cache_.make_scratch_dir();
     fs::path src = dir / "kernel.cpp";
     fs::path obj = dir / "kernel.so";
     write_file_atomic(src, source);
-    compile_shared_object(src, obj, portable);  // throws with the kept source's path
+    *stack = compile_shared_object(src, obj, portable);  // throws with the kept source's path
     auto bytes = read_file_bytes(obj);
     if (!bytes) throw std::runtime_error("cpu backend: the compiler produced no " + obj.string());
     cache_.write(key, "cpp", source);
+    cache_.write(key, "stack", stack_usage_line(*stack));
     fs::path out = cache_.write(key, "so", *bytes);
     std::error_code ec;
     fs::remove_all(dir, ec);

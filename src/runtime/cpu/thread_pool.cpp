@@ -116,7 +116,7 @@ ThreadPool& ThreadPool::global() {
   static pid_t owner = 0;
   std::lock_guard<std::mutex> lk(mu);
   if (!pool || owner != ::getpid()) {
-    pool = new ThreadPool(cpu_threads(), size_t{256} << 20);  // lives until the process exits
+    pool = new ThreadPool(cpu_threads(), kWorkerStackBytes);  // lives until the process exits
     owner = ::getpid();
   }
   return *pool;

@@ -22,6 +22,13 @@ namespace tritium::runtime::cpu {
 /// variable and the value), else std::thread::hardware_concurrency() (at least 1).
 unsigned cpu_threads();
 
+/// The stack of each worker of the global pool (address space, committed as touched).
+constexpr size_t kWorkerStackBytes = size_t{256} << 20;
+/// What one program's code may use of it (the cpu backend and the serial MSL shape on
+/// msl-emu refuse kernels needing more): the rest holds the pool's and the launcher's
+/// frames and the C library's (formatting a failed device_assert's message, printf).
+constexpr size_t kProgramStackBytes = kWorkerStackBytes - (size_t{1} << 20);
+
 class ThreadPool {
  public:
   /// Starts `workers` threads (at least one), each with a stack of `stack_bytes`.
