@@ -3,6 +3,26 @@
 #include <stdexcept>
 
 namespace tritium::ir {
+namespace {
+
+// The most elements a tensor may have: upstream's TRITON_MAX_TENSOR_NUMEL (2**20), checked
+// by upstream whenever it makes a block type (language/core.py block_type). Builder::create
+// refuses an op whose result passes it, at the op: the construct that made the tensor
+// (tl.arange / tl.full / block shapes also check it where their arguments are read).
+constexpr int64_t kMaxTensorNumel = int64_t{1} << 20;
+
+// Whether `t` has more than kMaxTensorNumel elements (no overflow for any shape).
+bool exceeds_max_numel(const Type& t) {
+  int64_t n = 1;
+  for (int64_t d : t.shape) {
+    if (d > kMaxTensorNumel) return true;
+    n *= d;  // both factors <= 2**20
+    if (n > kMaxTensorNumel) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 Op* Builder::create(OpKind kind, std::vector<Value*> operands, std::vector<Type> result_types, const Loc& loc,
                     std::map<std::string, Attr> attrs, int num_regions) {
@@ -17,6 +37,15 @@ Op* Builder::create(OpKind kind, std::vector<Value*> operands, std::vector<Type>
   for (auto* v : operands)
     if (!v) throw std::logic_error(std::string("builder: null operand for ") + info.name);
   if (!block_) throw std::logic_error("builder: no insertion point");
+  for (const Type& t : result_types)  // upstream's block_type check, at the construct
+    if (exceeds_max_numel(t)) {
+      // The element count, or "> 2**62" where it would not fit in 64 bits.
+      long double elems = 1;
+      for (int64_t d : t.shape) elems *= static_cast<long double>(d);
+      const std::string count = elems < 4.6e18L ? std::to_string(static_cast<int64_t>(elems)) : std::string("> 2**62");
+      throw frontend::CompileError(loc, "numel (" + count + ") exceeds triton maximum tensor numel (" +
+                                            std::to_string(kMaxTensorNumel) + ")");
+    }
   auto op = std::make_unique<Op>();
   op->kind = kind;
   op->loc = loc;

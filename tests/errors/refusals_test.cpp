@@ -410,6 +410,26 @@ TEST(Refusals, CreationBuiltins) {
   });
 }
 
+// Upstream checks TRITON_MAX_TENSOR_NUMEL whenever it makes a block type, so a tensor past
+// 2**20 elements is refused at whatever construct makes it, not only at arange / full:
+// broadcasting, join, dot results, interleave, a tensor times a tensor of another shape.
+TEST(Refusals, TensorsPastTheMaximumNumel) {
+  const std::string msg = "numel (2097152) exceeds triton maximum tensor numel (1048576)";
+  expect_all({
+      {"    a = tl.arange(0, 2048)[:, None] * tl.arange(0, 1024)[None, :]\n", msg, "tl.arange(0, 2048)[:, None] ^^*"},
+      {"    a = tl.arange(0, 1048576)\n    b = tl.join(a, a)\n", msg, "tl.join(a, a)"},
+      {"    a = tl.arange(0, 1048576)\n    b = tl.interleave(a, a)\n", msg, "tl.interleave(a, a)"},
+      {"    a = tl.zeros((2048, 16), tl.float32)\n    b = tl.zeros((16, 1024), tl.float32)\n    c = tl.dot(a, b)\n",
+       msg, "tl.dot(a, b)"},
+      {"    a = tl.where(tl.arange(0, 2048)[:, None] > 0, tl.zeros((1, 1024), tl.int32), 1)\n", msg,
+       "tl.where(tl.arange"},
+      // Far past it: the first broadcast (2**40 elements) is refused.
+      {"    a = tl.arange(0, 1048576)\n    b = a[:, None, None, None] + a[None, :, None, None] + "
+       "a[None, None, :, None] + a[None, None, None, :]\n",
+       "numel (1099511627776) exceeds triton maximum tensor numel (1048576)", "a[:, None, None, None] ^^+"},
+  });
+}
+
 TEST(Refusals, MemoryBuiltins) {
   expect_all({
       {"    y = tl.load(p, cache_modifier='.xx')\n", "cache modifier .xx not supported (tl.load accepts '', '.ca', "
