@@ -673,6 +673,9 @@ struct KernelResources {
   int shared_bytes = 0;  ///< shared memory per program in bytes, static + dynamic
   int max_threads = 0;   ///< the most threads per program it can launch with (MAX_THREADS_PER_BLOCK)
   int threads = 0;       ///< threads per program as tritium launches it (num_warps * warp size)
+  /// cuda: bytes of registers spilled to local memory per thread (ptxas' "spill stores",
+  /// part of local_bytes); 0 elsewhere. Spilling kernels run correctly, only slower.
+  int spill_bytes = 0;
 };
 
 class CompiledKernel {

@@ -276,6 +276,7 @@ NB_MODULE(_C, m) {
         d["shared_bytes"] = r.shared_bytes;
         d["max_threads"] = r.max_threads;
         d["threads"] = r.threads;
+        d["spill_bytes"] = r.spill_bytes;
         return d;
       }, "What one program uses (tritium::KernelResources) as a dict.");
 

@@ -87,7 +87,7 @@ std::vector<std::string> CompiledKernel::assembly_kinds() const { return state_-
 
 KernelResources CompiledKernel::resources() const {
   const runtime::KernelUsage u = state_->loaded->usage();
-  return KernelResources{u.registers, u.local_bytes, u.shared_bytes, u.max_threads, u.threads};
+  return KernelResources{u.registers, u.local_bytes, u.shared_bytes, u.max_threads, u.threads, u.spill_bytes};
 }
 
 std::string CompiledKernel::assembly(const std::string& kind) const {

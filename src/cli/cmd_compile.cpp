@@ -145,7 +145,16 @@ int run_compile(const CompileArgs& a) {
       text = kernel.ir(a.signature, options, constexprs);
     } else if (a.emit == "cuda") {  // rendered, and checked by NVRTC (no GPU needed)
       Device nvrtc(runtime::cuda::make_nvrtc_check_device());
-      text = kernel.compile(nvrtc, a.signature, options, constexprs).source();
+      const CompiledKernel k = kernel.compile(nvrtc, a.signature, options, constexprs);
+      text = k.source();
+      // A kernel that fits only by spilling runs, more slowly: reported, as ptxas
+      // --warn-on-spills would (any spill; kernels that cannot launch were refused).
+      if (const KernelResources r = k.resources(); r.spill_bytes > 0)
+        fmt::print(stderr,
+                   "tritium compile: warning: kernel '{}' spills {} bytes of registers per thread to local memory "
+                   "on sm_90 ({} registers per thread x {} threads, {} bytes of local memory per thread); it runs, "
+                   "more slowly — smaller blocks reduce it\n",
+                   a.kernel, r.spill_bytes, r.registers, r.threads, r.local_bytes);
     } else if (a.emit == "opencl") {  // rendered and built by the OpenCL device
       text = kernel.compile(Device::get("opencl"), a.signature, options, constexprs).source();
     } else if (a.emit == "msl") {  // rendered, and compiled and loaded by msl-emu (no Apple hardware needed)

@@ -43,6 +43,7 @@ struct KernelUsage {
   int shared_bytes = 0;  ///< shared memory per program, static + dynamic, bytes
   int max_threads = 0;   ///< the most threads per program the kernel can be launched with
   int threads = 0;       ///< threads per program as launched
+  int spill_bytes = 0;   ///< registers spilled to local memory per thread, bytes (cuda: ptxas)
 };
 
 /// A kernel loaded on a device, ready to launch.

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include "frontend/source.h"
@@ -13,7 +14,8 @@
 namespace tritium::runtime::cuda {
 
 CudaCompiled compile_cuda(const ir::Module& m, const CodegenOptions& opts, NvrtcTarget target, const std::string& arch,
-                          int64_t shared_limit) {
+                          const CudaLimits& limits) {
+  const int64_t shared_limit = limits.shared_per_block;
   CudaCompiled c;
   // "sm_90" / "compute_90" -> 90: the renderer picks the instructions that GPU has.
   int sm = 0;
@@ -31,6 +33,18 @@ CudaCompiled compile_cuda(const ir::Module& m, const CodegenOptions& opts, Nvrtc
                              fn->name, c.src.shared_bytes, shared_limit));
   }
   c.image = nvrtc_compile(c.src.source, c.src.entry + ".cu", target, nvrtc_options(c.src, arch));
+  if (target == NvrtcTarget::Cubin) {
+    c.ptxas = parse_ptxas_info(c.image.log, c.src.entry);
+    if (std::optional<std::string> why = launch_refusal(c.ptxas, c.src.threads, limits)) {
+      const ir::Function* fn = m.functions.front().get();
+      for (const auto& f : m.functions)
+        if (f->is_kernel) fn = f.get();
+      throw frontend::CompileError(fn->loc, fmt::format("cuda backend: kernel @{} cannot launch with num_warps={} on {}: "
+                                                        "{} — smaller blocks, fewer tensors live at once or another "
+                                                        "num_warps reduce it",
+                                                        fn->name, opts.num_warps, arch, *why));
+    }
+  }
   return c;
 }
 
@@ -41,6 +55,7 @@ NvrtcOptions nvrtc_options(const codegen::CudaKernelSource& src, const std::stri
   // image runs on compute capability 9.0 exactly, the GPU it was rendered for).
   if (src.sm90a && !arch.empty() && arch.back() != 'a') o.arch += "a";
   o.fmad = false;  // the interpreter's roundings, in both numerics modes (cuda_codegen.h)
+  o.ptxas_verbose = true;  // registers, local memory and spills, checked by compile_cuda
   o.extra = {"--device-int128", "-diag-suppress=177,550"};  // 128-bit products; unused prelude helpers
   return o;
 }
@@ -110,6 +125,7 @@ class CudaLoadedKernel final : public LoadedKernel {
     u.shared_bytes = fn_.static_shared_bytes + c_.src.shared_bytes;
     u.max_threads = fn_.max_threads;
     u.threads = c_.src.threads;
+    u.spill_bytes = static_cast<int>(c_.ptxas.spill_stores);
     return u;
   }
 
@@ -168,17 +184,28 @@ class CudaLoadedKernel final : public LoadedKernel {
 
 class CompileOnlyKernel final : public LoadedKernel {
  public:
-  CompileOnlyKernel(std::string source, std::string ptx) : source_(std::move(source)), ptx_(std::move(ptx)) {}
+  CompileOnlyKernel(std::string source, std::string ptx, const CudaCompiled& cubin)
+      : source_(std::move(source)), ptx_(std::move(ptx)) {
+    // ptxas' figures for the sm_90 cubin (what the driver reports for it once loaded).
+    usage_.registers = cubin.ptxas.registers;
+    usage_.local_bytes = static_cast<int>(cubin.ptxas.stack_bytes);
+    usage_.spill_bytes = static_cast<int>(cubin.ptxas.spill_stores);
+    usage_.shared_bytes = static_cast<int>(cubin.src.shared_bytes);
+    usage_.threads = cubin.src.threads;
+    usage_.max_threads = cubin.src.threads;  // __launch_bounds__
+  }
   void launch(const std::array<int32_t, 3>&, const std::vector<tritium_arg>&) override {
     throw std::runtime_error("nvrtc-check device: kernels are compiled, never launched");
   }
   const std::string& source() const override { return source_; }
   std::string assembly(const std::string& kind) const override { return kind == "ptx" ? ptx_ : std::string(); }
   std::vector<std::string> assembly_kinds() const override { return {"ptx"}; }
+  KernelUsage usage() const override { return usage_; }
 
  private:
   std::string source_;
   std::string ptx_;
+  KernelUsage usage_;
 };
 
 class NvrtcCheckDevice final : public Device {
@@ -197,9 +224,9 @@ class NvrtcCheckDevice final : public Device {
     if (bytes) std::memcpy(dst, static_cast<const char*>(src.ptr) + offset, bytes);
   }
   std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) override {
-    CudaCompiled ptx = compile_cuda(m, opts, NvrtcTarget::Ptx, kDefaultPtxArch, kSm90SharedLimit);
-    compile_cuda(m, opts, NvrtcTarget::Cubin, kDefaultCubinArch, kSm90SharedLimit);
-    return std::make_unique<CompileOnlyKernel>(ptx.src.source, ptx.image.bytes);
+    CudaCompiled ptx = compile_cuda(m, opts, NvrtcTarget::Ptx, kDefaultPtxArch);
+    CudaCompiled cubin = compile_cuda(m, opts, NvrtcTarget::Cubin, kDefaultCubinArch);
+    return std::make_unique<CompileOnlyKernel>(ptx.src.source, ptx.image.bytes, cubin);
   }
   void synchronize() override {}
 };
@@ -212,7 +239,13 @@ std::shared_ptr<Device> make_nvrtc_check_device() {
 }
 
 std::unique_ptr<LoadedKernel> make_cuda_loaded_kernel(CudaDevice& dev, const ir::Module& m, const CodegenOptions& opts) {
-  CudaCompiled c = compile_cuda(m, opts, NvrtcTarget::Cubin, dev.arch(), dev.properties().max_shared_per_block_optin);
+  const CudaProperties& p = dev.properties();
+  CudaLimits limits;
+  limits.shared_per_block = p.max_shared_per_block_optin;
+  if (p.max_registers_per_block > 0) limits.registers_per_block = p.max_registers_per_block;
+  limits.resident_threads = int64_t{p.sm_count} * p.max_threads_per_sm;
+  limits.device_memory = static_cast<int64_t>(p.total_memory);
+  CudaCompiled c = compile_cuda(m, opts, NvrtcTarget::Cubin, dev.arch(), limits);
   std::string name;
   for (const auto& f : m.functions)
     if (f->is_kernel) name = f->name;

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -91,6 +92,7 @@ std::vector<std::string> nvrtc_option_list(const NvrtcOptions& opts, NvrtcTarget
   if (opts.lineinfo) o.emplace_back("-lineinfo");
   for (const std::string& d : nvrtc_include_dirs()) o.push_back("-I" + d);
   o.insert(o.end(), opts.extra.begin(), opts.extra.end());
+  if (opts.ptxas_verbose && target == NvrtcTarget::Cubin) o.emplace_back("--ptxas-options=-v");
   return o;
 }
 
@@ -102,10 +104,15 @@ NvrtcOutput nvrtc_compile(std::string_view source, std::string_view name, NvrtcT
   const std::string version = fmt::format("{}.{}", api.major, api.minor);
   const std::string key = content_hash(
       {"tritium-nvrtc", TRITIUM_VERSION, kind, name, source, join(options, '\n'), version, opts.arch});
+  // With ptxas' statistics the log is part of the result: a hit needs both entries.
+  const bool keep_log = opts.ptxas_verbose && target == NvrtcTarget::Cubin;
   if (cache) {
     if (auto hit = cache->read(key, kind)) {
-      g_cache_hits.fetch_add(1);
-      return NvrtcOutput{std::move(*hit), std::string(), true};
+      std::optional<std::string> log = keep_log ? cache->read(key, "log") : std::optional<std::string>(std::string());
+      if (log) {
+        g_cache_hits.fetch_add(1);
+        return NvrtcOutput{std::move(*hit), std::move(*log), true};
+      }
     }
   }
 
@@ -140,6 +147,7 @@ NvrtcOutput nvrtc_compile(std::string_view source, std::string_view name, NvrtcT
   if (cache) {
     try {  // the cache only saves time: a read-only cache directory is not an error
       cache->write(key, "cu", source);
+      if (keep_log) cache->write(key, "log", out.log);  // before the cubin: a reader finding it finds the log
       cache->write(key, kind, out.bytes);
     } catch (const std::runtime_error&) {
     }

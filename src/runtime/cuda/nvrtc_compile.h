@@ -3,7 +3,7 @@
 //
 // Options passed to NVRTC, in this order (nvrtc_option_list):
 //   --gpu-architecture=<arch> -std=c++17 --fmad=<true|false> -default-device [-lineinfo]
-//   -I<dir>... <extra options>
+//   -I<dir>... <extra options> [--ptxas-options=-v (cubins with ptxas_verbose)]
 // Include directories (nvrtc_include_dirs), each only when it exists, duplicates dropped:
 //   <dir of the loaded libnvrtc>/../include (the toolkit or pip wheel NVRTC came from),
 //   $CUDA_HOME/include, $CUDA_PATH/include, /usr/local/cuda/include, and after each of
@@ -43,12 +43,17 @@ struct NvrtcOptions {
   bool lineinfo = true;
   /// Further NVRTC options (e.g. "-DBLOCK=128"), appended in order.
   std::vector<std::string> extra;
+  /// Cubins only: ptxas' statistics in the log (`--ptxas-options=-v`, after `extra`): the
+  /// registers, stack frame and spills of each entry function (ptxas_info.h). The log is
+  /// then cached with the cubin, so a cache hit returns it too.
+  bool ptxas_verbose = false;
 };
 
 /// The result of a compilation.
 struct NvrtcOutput {
   std::string bytes;        ///< PTX text (without the trailing NUL) or the cubin's ELF bytes
-  std::string log;          ///< NVRTC's log (warnings); empty when served from the cache
+  std::string log;          ///< NVRTC's log (warnings); empty when served from the cache, except
+                            ///< with NvrtcOptions::ptxas_verbose (cached with the cubin)
   bool from_cache = false;  ///< true when no NVRTC compilation ran
 };
 
