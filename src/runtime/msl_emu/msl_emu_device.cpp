@@ -137,7 +137,8 @@ class MslEmuKernel final : public LoadedKernel {
 
 class MslEmuDevice final : public Device {
  public:
-  MslEmuDevice() : host_(make_cpu_device()), cache_(DiskCache::default_root()) {}
+  explicit MslEmuDevice(int64_t fiber_stack = kFiberStackForProgram)
+      : host_(make_cpu_device()), cache_(DiskCache::default_root()), fiber_stack_(fiber_stack) {}
 
   std::string name() const override { return "msl-emu"; }
   std::string description() const override {
@@ -189,16 +190,16 @@ class MslEmuDevice final : public Device {
       // threads are fibers (kMslEmuStackBytes each), the serial shape runs on the pool.
       if (program.threads <= 1) {
         cpu::check_program_stack(fn, *stack, "msl-emu backend");
-      } else if (stack->measured && stack->bounded && stack->bytes > kFiberStackForProgram) {
+      } else if (stack->measured && stack->bounded && stack->bytes > fiber_stack_) {
         if (shape == codegen::MslShape::Threadgroup)
-          cpu::check_stack(fn, *stack, kFiberStackForProgram, "msl-emu backend", "thread",
+          cpu::check_stack(fn, *stack, fiber_stack_, "msl-emu backend", "thread",
                            fmt::format("TRITIUM_MSL_SHAPE=threadgroup, num_warps={}: each thread's share of the "
                                        "tensors",
                                        opts.num_warps),
                            "msl-emu's fibers have", "the serial shape, smaller blocks or more warps reduce it");
         return compile(m, opts, fmt::format("msl-emu: a thread of the threadgroup shape needs {} bytes of stack, "
                                             "msl-emu's fibers have {}",
-                                            stack->bytes, kFiberStackForProgram));
+                                            stack->bytes, fiber_stack_));
       }
       void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (!h) {
@@ -245,10 +246,15 @@ class MslEmuDevice final : public Device {
 
   std::unique_ptr<Device> host_;
   DiskCache cache_;
+  int64_t fiber_stack_;  // what a thread of the threadgroup shape may use of its fiber's stack
 };
 
 }  // namespace
 
 std::unique_ptr<Device> make_msl_emu_device() { return std::make_unique<MslEmuDevice>(); }
+
+std::unique_ptr<Device> make_msl_emu_device(int64_t fiber_stack_bytes) {
+  return std::make_unique<MslEmuDevice>(fiber_stack_bytes);
+}
 
 }  // namespace tritium::runtime::msl_emu

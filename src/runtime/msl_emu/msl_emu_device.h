@@ -9,6 +9,7 @@
 // std::runtime_error with the CPU backend's wording and the lowest failing program's
 // coordinates. A launch whose programs times failure sites do not fit in 32 bits is refused.
 #pragma once
+#include <cstdint>
 #include <memory>
 
 #include "runtime/device.h"
@@ -17,5 +18,9 @@ namespace tritium::runtime::msl_emu {
 
 /// A new msl-emu device (cache: DiskCache::default_root()).
 std::unique_ptr<Device> make_msl_emu_device();
+/// The same with `fiber_stack_bytes` as the stack a thread of the threadgroup shape may
+/// use (default: its fiber's 256 KB less a guard page and 8 KB), for tests of what happens
+/// past it: the serial shape, or a CompileError under TRITIUM_MSL_SHAPE=threadgroup.
+std::unique_ptr<Device> make_msl_emu_device(int64_t fiber_stack_bytes);
 
 }  // namespace tritium::runtime::msl_emu
