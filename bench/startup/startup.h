@@ -42,7 +42,7 @@ struct ColdCompile {
   double frontend_s = 0;   ///< Module::from_file + Kernel::ir: parse, IR, pass pipeline
   double cxx_s = 0;        ///< the C++ compiler alone, re-run on the cached generated source
   size_t source_bytes = 0; ///< size of the generated C++ source
-  int cache_entries = 0;   ///< files in the cache directory afterwards (.cpp and .so entries)
+  int cache_entries = 0;   ///< files in the cache directory afterwards (.cpp, .stack and .so entries)
 };
 
 /// Compiles `u` (from `kernels_dir`) on a fresh cpu device whose cache is `cache_root` (must
