@@ -1,6 +1,8 @@
 // launch_cache.cpp - see launch_cache.h.
 #include "launch_cache.h"
 
+#include "api/api_internal.h"  // sanitize_enabled
+
 #include <cstring>
 #include <limits>
 #include <variant>
@@ -75,6 +77,9 @@ std::string launch_key(const std::string& backend, const std::vector<Arg>& args,
   put_u64(k, static_cast<uint64_t>(o.num_stages));
   k += o.debug ? 'd' : '-';
   k += o.portable_numerics ? 'p' : '-';
+  // Sanitize mode (o.sanitize or TRITIUM_SANITIZE=1, read now): turning it on or off
+  // mid-process must not reuse the kernel compiled the other way.
+  k += tritium::detail::sanitize_enabled(o) ? 's' : '-';
   return k;
 }
 

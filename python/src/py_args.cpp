@@ -1,6 +1,8 @@
 // py_args.cpp - see py_args.h.
 #include "py_args.h"
 
+#include "api/api_internal.h"  // sanitize_enabled
+
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 
@@ -114,8 +116,23 @@ struct TensorView {
   bool read_only = false;  // numpy's flags.writeable is False (a kernel writing it is refused)
 };
 
-// `torch_like`: is_torch_like(h), computed once by the caller.
-TensorView view_of(nb::handle h, bool torch_like, const Kernel& kernel, size_t i) {
+// Bytes from a torch tensor's data pointer to one past its last element (shape and
+// stride() in elements; 0 for an empty tensor).
+size_t strided_span(nb::handle h) {
+  nb::object shape = h.attr("shape"), stride = h.attr("stride")();
+  const size_t n = nb::len(shape);
+  int64_t last = 0;
+  for (size_t d = 0; d < n; ++d) {
+    const int64_t extent = nb::cast<int64_t>(shape[d]), step = nb::cast<int64_t>(stride[d]);
+    if (extent == 0) return 0;
+    if (step > 0) last += (extent - 1) * step;
+  }
+  return static_cast<size_t>(last + 1) * nb::cast<size_t>(h.attr("element_size")());
+}
+
+// `torch_like`: is_torch_like(h), computed once by the caller; `sanitize`: the launch's
+// kernel is compiled in sanitize mode (then extents are exact, see strided_span).
+TensorView view_of(nb::handle h, bool torch_like, const Kernel& kernel, size_t i, bool sanitize) {
   TensorView v;
   if (torch_like || (nb::hasattr(h, "data_ptr") && nb::hasattr(h, "dtype"))) {  // torch (Triton's own test)
     // torch dtypes are singletons: their tritium names are looked up once per dtype.
@@ -131,6 +148,10 @@ TensorView view_of(nb::handle h, bool torch_like, const Kernel& kernel, size_t i
     v.ptr = reinterpret_cast<void*>(nb::cast<uintptr_t>(h.attr("data_ptr")()));
     if (torch_like) {  // torch: is_cuda, then the ordinal (get_device) only for CUDA tensors
       v.bytes = nb::cast<size_t>(h.attr("nbytes"));
+      // A strided view (t[:, :64], t.T) spans more than nbytes: its extent, which sanitize
+      // mode checks accesses against, runs from the data pointer to one past its last
+      // element, as for DLPack tensors below (two more Python calls: sanitize mode only).
+      if (sanitize) v.bytes = strided_span(h);
       if (nb::cast<bool>(h.attr("is_cuda"))) {
         v.space = MemorySpace::Cuda;
         v.device_id = nb::cast<int>(h.attr("get_device")());
@@ -234,6 +255,7 @@ ConvertedArgs convert_args(const nb::sequence& args_in, const Kernel& kernel, co
     break;
   }
   // One look at each tensor: where it lives (for the backend) and what to pass.
+  const bool sanitize = tritium::detail::sanitize_enabled({});  // Python: TRITIUM_SANITIZE=1
   std::vector<TensorView> views(n);
   std::vector<char> is_tensor(n, 0);
   MemorySpace seen = MemorySpace::Host;
@@ -251,7 +273,7 @@ ConvertedArgs convert_args(const nb::sequence& args_in, const Kernel& kernel, co
       type_error(what(kernel, i) + ": cannot pass " + nb::cast<std::string>(nb::repr(h.type())) +
                  " to a kernel (expected a tensor, int, float, bool or None)");
     if (!is_tensor[i]) is_tensor[i] = 1;
-    views[i] = view_of(h, torch_like, kernel, i);
+    views[i] = view_of(h, torch_like, kernel, i, sanitize);
     const MemorySpace s = views[i].space;
     if (s == MemorySpace::Other) value_error(what(kernel, i) + " lives in memory no tritium backend can address");
     if (first == SIZE_MAX) first = i, seen = s;
