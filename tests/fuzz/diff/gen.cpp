@@ -34,7 +34,14 @@ class Gen {
 
   std::string fresh(const char* stem = "v") { return stem + std::to_string(next_++); }
   const DType& d(int dt) const { return dtypes()[dt]; }
-  int any_dtype() { return static_cast<int>(r_.below(kNumDT - 1)) + 1; }  // never int1
+  // Never int1; fp64 only in a third of the kernels (Metal has no double: msl-emu skips them).
+  int any_dtype() {
+    for (;;) {
+      const int t = static_cast<int>(r_.below(kNumDT - 1)) + 1;
+      if (t != F64 || f64_) return t;
+    }
+  }
+  bool f64_ = false;
   const Value& pick() { return pool_[pool_.size() - 1 - r_.below(std::min<size_t>(pool_.size(), 8))]; }
   const Value& pick_compatible(Shape with) {
     for (int tries = 0; tries < 16; ++tries) {
@@ -79,7 +86,7 @@ class Gen {
 // One random expression over the pool; false when the chosen op does not apply.
 bool Gen::expression(std::string& text, int& dt, Shape& shape) {
   const Value& a = pick();
-  switch (r_.below(14)) {
+  switch (r_.below(19)) {
     case 0: case 1: {  // + - * with a value or a weak literal
       const char* ops[] = {" + ", " - ", " * "};
       const char* op = ops[r_.below(3)];
@@ -286,6 +293,79 @@ bool Gen::expression(std::string& text, int& dt, Shape& shape) {
       text = "tl.dot(" + as(a, od, shape) + ", " + as(*b, od, shape) + extra + ")";
       return true;
     }
+    case 14: {  // fp8 and rounding-mode round trips through a narrower float
+      if (!is_float(a.dt)) return false;
+      shape = a.shape;
+      dt = a.dt == F64 ? F32 : a.dt;
+      const char* fp8[] = {"tl.float8e4nv", "tl.float8e5", "tl.float8e4b15"};
+      if (r_.chance(1, 2) && dt == F32) {
+        text = a.name + ".to(tl.float16, fp_downcast_rounding=\"rtz\")";
+        return true;
+      }
+      text = "(" + as(a, F32, a.shape) + ").to(" + fp8[r_.below(3)] + ").to(tl.float32)";
+      dt = F32;
+      return true;
+    }
+    case 15: {  // the helper jit functions: a call, a custom (non-associative) reduce and scan
+      shape = a.shape;
+      if (a.dt == I1) return false;
+      const int k = static_cast<int>(r_.below(3));
+      if (k == 0) {
+        const Value& b = pick_compatible(a.shape);
+        if (b.dt == I1) return false;
+        shape = join(a.shape, b.shape);
+        dt = F32;
+        text = "_mix(" + as(a, F32, shape) + ", " + as(b, F32, shape) + ")";
+        return true;
+      }
+      if (a.shape == Shape::S) return false;
+      dt = F32;
+      const int axis = a.shape == Shape::T ? static_cast<int>(r_.below(2)) : 0;
+      if (k == 1) {
+        shape = a.shape != Shape::T ? Shape::S : axis == 1 ? Shape::R : Shape::C;
+        text = "tl.reduce(" + as(a, F32, a.shape) + ", " + std::to_string(axis) + ", _comb)";
+      } else {
+        text = "tl.associative_scan(" + as(a, F32, a.shape) + ", " + std::to_string(axis) + ", _comb)";
+      }
+      return true;
+    }
+    case 16: {  // shape ops: flip, reshape round trip, join / split
+      if (a.shape != Shape::T) return false;
+      shape = Shape::T;
+      dt = a.dt;
+      switch (r_.below(3)) {
+        case 0: text = "tl.flip(" + a.name + ", " + std::to_string(r_.below(2)) + ")"; return true;
+        case 1: text = "tl.reshape(tl.reshape(" + a.name + ", (BM * BN,)), (BM, BN))"; return true;
+        default: {
+          const Value* b = pick_shape(Shape::T);
+          if (!b || b->dt != a.dt) return false;
+          text = "tl.split(tl.join(" + a.name + ", " + b->name + "))[" + std::to_string(r_.below(2)) + "]";
+          return true;
+        }
+      }
+    }
+    case 17: {  // integer extras: umulhi, cdiv by a literal
+      if (!is_int(a.dt)) return false;
+      shape = a.shape;
+      dt = a.dt;
+      if (r_.chance(1, 2) && (a.dt == I32 || a.dt == U32 || a.dt == I64 || a.dt == U64)) {
+        const Value& b = pick_compatible(a.shape);
+        if (b.dt != a.dt) return false;
+        shape = join(a.shape, b.shape);
+        text = "tl.umulhi(" + operand(a, shape) + ", " + operand(b, shape) + ")";
+        return true;
+      }
+      text = "tl.cdiv(" + a.name + ", " + std::to_string(1 + r_.below(7)) + ")";
+      return true;
+    }
+    case 18: {  // where with a scalar condition
+      const Value& b = pick_compatible(a.shape);
+      shape = join(a.shape, b.shape);
+      dt = promote(a.dt, b.dt);
+      const char* conds[] = {"k0 > 0", "s0 < 1.0", "pid_n == 0"};
+      text = std::string("tl.where(") + conds[r_.below(3)] + ", " + operand(a, shape) + ", " + operand(b, shape) + ")";
+      return true;
+    }
     default: {  // broadcast a vector or scalar to a tile
       if (a.shape == Shape::T) return false;
       shape = Shape::T;
@@ -366,6 +446,7 @@ void Gen::branch() {
 
 Case Gen::run() {
   Case c;
+  f64_ = r_.chance(1, 3);
   const int sizes[] = {1, 2, 4, 8, 16, 32};
   square_ = r_.chance(1, 4);
   if (square_) {
@@ -455,6 +536,8 @@ Case Gen::run() {
       emit("tl.store(tl.make_block_ptr(base=" + y +
            ", shape=(n_rows, n_cols), strides=(n_cols, 1), offsets=(pid_m * BM, pid_n * BN), "
            "block_shape=(BM, BN), order=(1, 0)), " + val + ", boundary_check=(0, 1))");
+    else if (r_.chance(1, 3))  // a partial store: the other elements must keep their poison
+      emit("tl.store(" + y + " + offs, " + val + ", mask=mask & ((rm[:, None] + rn[None, :]) % 3 != 0))");
     else
       emit("tl.store(" + y + " + offs, " + val + ", mask=mask)");
   }
@@ -475,7 +558,10 @@ Case Gen::run() {
   }
 
   std::ostringstream src;
-  src << "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef fuzz_kernel("
+  // Helpers the kernels call: a function inlined at each call, and a combine function that
+  // is neither associative nor commutative, so reduce / scan results pin the combining order.
+  src << "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef _mix(a, b):\n    return a * 0.75 - b\n\n\n"
+         "@triton.jit\ndef _comb(a, b):\n    return a * 0.5 + b\n\n\n@triton.jit\ndef fuzz_kernel("
       << params.str() << "n_rows, n_cols, s0, k0, n_iter, BM: tl.constexpr, BN: tl.constexpr):\n"
       << body_.str();
   c.source = src.str();

@@ -80,7 +80,7 @@ std::vector<std::string> default_backends() {
 
 struct Tally {
   int64_t cases = 0, failures = 0;
-  std::map<std::string, int64_t> ran, unsupported;
+  std::map<std::string, int64_t> ran, unsupported, reasons;
 };
 
 // Runs one case everywhere; returns the failure text (empty: agreement).
@@ -104,6 +104,10 @@ std::string check(const fuzz::Case& c, const std::vector<std::string>& backends,
       }
       if (r.status == fuzz::Status::Unsupported) {
         ++t.unsupported[label];
+        const size_t at = r.message.find("error: ");
+        std::string why = r.message.substr(at == std::string::npos ? 0 : at + 7);
+        why = why.substr(0, why.find('\n'));
+        ++t.reasons[label + ": " + why.substr(0, 120)];
         continue;
       }
       if (r.status == fuzz::Status::Refused) return label + " refuses what the interpreter runs: " + r.message;
@@ -215,5 +219,6 @@ int main(int argc, char** argv) {
                 static_cast<long long>(t.unsupported[b]));
   for (const auto& [b, n] : t.unsupported)
     if (!t.ran.count(b)) std::printf("  %-16s ran 0, unsupported %lld\n", b.c_str(), static_cast<long long>(n));
+  for (const auto& [why, n] : t.reasons) std::printf("  unsupported x%lld: %s\n", static_cast<long long>(n), why.c_str());
   return t.failures ? 1 : 0;
 }
