@@ -311,6 +311,7 @@ void Emitter::loop_nest(const std::vector<int64_t>& shape, const std::function<v
 std::string Emitter::declare_array(const ir::Type& t, const char* prefix) {
   std::string n = fresh(prefix);
   line(fmt::format("{}{} {}[{}];", align(), ctype(t.element()), n, t.numel()));
+  array_bytes_ += t.numel() * (t.is_ptr ? 8 : ir::byte_size(t.scalar));
   return n;
 }
 

@@ -465,6 +465,7 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const
   if (!is_load && rounds_from_f32(val)) {
     f32_row = fresh("f32row");
     line(fmt::format("alignas(64) float {}[{}];", f32_row, L));
+    array_bytes_ += static_cast<int64_t>(L) * 4;
   }
   const bool aliased = is_load && !alias.empty() && rank == 1;
   if (!pf_row.empty()) line(fmt::format("{} = {};", pf_row, rp));

@@ -64,6 +64,7 @@ void Emitter::emit_load(const Op& op) {
   if (!cl_like() && !r->type.is_ptr && r->type.scalar == ScalarType::F16 && used_as_number(r)) {
     std::string d = fresh("vd");
     line(fmt::format("alignas(64) float {}[{}];", d, r->type.numel()));
+    array_bytes_ += r->type.numel() * 4;
     line(fmt::format("tr_h2f_n({}, {}, {});", d, name(r), r->type.numel()));
     twins_[r] = d;
   }

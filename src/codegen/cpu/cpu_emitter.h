@@ -285,6 +285,10 @@ class Emitter {
 
   const runtime::CodegenOptions& options() const { return opts_; }
   const ir::Function& function() const { return fn_; }
+  /// Bytes of the local arrays render() declared (tensors, decoded twins, staging rows),
+  /// summed over the whole function: what a program's tensors take of its stack at most.
+  /// The OpenCL serial shape checks it against PoCL's work-item stacks.
+  int64_t array_bytes() const { return array_bytes_; }
   /// Ops that read `v` (each listed once per operand use).
   const std::vector<const ir::Op*>& users(const ir::Value* v) const;
 
@@ -322,6 +326,7 @@ class Emitter {
   bool streams_ = false;     // some store was rendered with a streaming path
   int pf_sites_ = 0;         // top-level rank-1 loads that predict the next program's row
   std::vector<std::string> pf_pending_;  // their tr_pf_note calls, emitted by the next compute loop
+  int64_t array_bytes_ = 0;  // see array_bytes()
 };
 
 /// True for ops whose tensor results may be virtual (views, leaves, elementwise).

@@ -46,6 +46,7 @@ OpenCLProgram render_opencl_serial(const ir::Module& m, const runtime::CodegenOp
   p.text += opencl_prelude();
   p.text += body;
   p.failures = e.failure_messages();
+  p.private_bytes = e.array_bytes();
   return p;
 }
 

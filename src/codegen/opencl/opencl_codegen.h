@@ -60,6 +60,10 @@ struct OpenCLProgram {
   /// Work-items per work-group: 1 (the serial shape) or 32 x num_warps (the work-group
   /// shape). The launcher's local size; the global size is grid[0] * threads along x.
   int threads = 1;
+  /// The serial shape: bytes of the private arrays its work-item declares (its tensors,
+  /// whole; cpu::Emitter::array_bytes), which a CPU device such as PoCL places on the stack
+  /// of the thread running the work-group. 0 for the work-group shape.
+  int64_t private_bytes = 0;
   /// The serial shape chosen for a kernel the work-group renderer does not lower: why (also
   /// the program's second comment line); "" otherwise.
   std::string serial_reason;

@@ -1,6 +1,8 @@
 // The OpenCL device and kernels built from OpenCL C source (see opencl_device.h).
 #include "runtime/opencl/opencl_device.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
@@ -9,6 +11,7 @@
 
 #include "codegen/cpu/cpu_codegen.h"
 #include "codegen/opencl/opencl_codegen.h"
+#include "frontend/source.h"
 #include "runtime/env_choice.h"
 
 namespace tritium::runtime::opencl {
@@ -160,6 +163,24 @@ void OpenCLDevice::copy_out(void* dst, const DeviceBuffer& src, size_t bytes, si
 void OpenCLDevice::synchronize() { check(api().clFinish(queue_), "clFinish"); }
 
 namespace {
+
+// Bytes of stack a thread created with default attributes gets (glibc: the stack rlimit
+// when the process started, 8 MiB usually). PoCL's CPU devices run each work-group on such
+// a thread (PoCL's pthread device creates its workers with default attributes; releases
+// after 5 ask for 8 MiB, the same figure here).
+int64_t default_thread_stack_bytes() {
+  size_t bytes = 0;
+  pthread_attr_t a;
+  if (pthread_getattr_default_np(&a) == 0) {
+    pthread_attr_getstacksize(&a, &bytes);
+    pthread_attr_destroy(&a);
+  }
+  return bytes ? static_cast<int64_t>(bytes) : int64_t{8} << 20;
+}
+
+}  // namespace
+
+namespace {
 // TRITIUM_OPENCL_SHAPE: "serial" or "workgroup" renders every kernel in that shape (tests,
 // debugging); unset or "auto": the work-group shape where the renderer lowers the kernel.
 codegen::OpenCLShape shape_from_env() {
@@ -242,6 +263,7 @@ std::unique_ptr<LoadedKernel> OpenCLDevice::compile(const ir::Module& m, const C
   if (const char* extra = std::getenv("TRITIUM_OPENCL_BUILD_OPTIONS"); extra && *extra)  // debugging a driver
     options += std::string(" ") + extra;
   auto build = [&](const codegen::OpenCLProgram& p) {
+    check_private_memory(codegen::cpu_kernel_function(m), p);
     auto k = load_source(p.text, "tritium_kernel", slots, static_cast<size_t>(p.threads), options);
     k->set_failures(p.failures);
     return k;
@@ -269,6 +291,22 @@ std::unique_ptr<LoadedKernel> OpenCLDevice::compile(const ir::Module& m, const C
     k = build(codegen::render_opencl_serial(m, opts, why));
   }
   return k;
+}
+
+void OpenCLDevice::check_private_memory(const ir::Function& fn, const codegen::OpenCLProgram& p) const {
+  // On a CPU device the serial shape's private arrays (the program's tensors, whole) are on
+  // the stack of the thread running the work-group: past it the process crashes (SIGSEGV)
+  // at launch. 1 MiB of that stack is left to PoCL's scheduler, the work-group loop and the
+  // C library (as the cpu backend leaves its workers). GPUs place private memory elsewhere.
+  if (!info_.is_cpu || p.threads != 1) return;
+  const int64_t available = default_thread_stack_bytes() - (int64_t{1} << 20);
+  if (p.private_bytes <= available) return;
+  throw frontend::CompileError(
+      fn.loc, fmt::format("opencl backend: kernel @{} needs {} bytes of private memory per work-item in the serial "
+                          "shape (its tensors are private arrays, whole; serial because: {}); {}'s work-groups run "
+                          "on threads with {} bytes of stack for them — smaller blocks or fewer tensors live at once "
+                          "reduce it",
+                          fn.name, p.private_bytes, p.serial_reason, info_.name, available));
 }
 
 std::unique_ptr<OpenCLKernel> OpenCLDevice::load_source(const std::string& source, const std::string& entry,

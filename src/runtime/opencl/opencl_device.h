@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "runtime/device.h"
+#include "codegen/opencl/opencl_codegen.h"
 #include "runtime/opencl/opencl_api.h"
 
 namespace tritium::runtime::opencl {
@@ -89,6 +90,11 @@ class OpenCLDevice final : public Device {
   std::unique_ptr<OpenCLKernel> load_source(const std::string& source, const std::string& entry,
                                             std::vector<SlotKind> slots, size_t work_group_size = 1,
                                             const std::string& options = "");
+  /// Refuses (frontend::CompileError at the kernel, with the figures) a serial-shape program
+  /// whose private arrays pass what a CPU device's work-group threads have of stack (their
+  /// default thread stack less 1 MiB): PoCL would crash the process at launch. GPU devices
+  /// and the work-group shape are not checked.
+  void check_private_memory(const ir::Function& fn, const codegen::OpenCLProgram& p) const;
   /// The (cl_mem, byte offset) an address handed out by alloc() refers to. Throws
   /// std::invalid_argument for an address outside every live buffer.
   std::pair<cl_mem, size_t> resolve(const void* address) const;

@@ -7,16 +7,20 @@
 // the serial shape runs on the same workers; a thread of the threadgroup shape is a fiber,
 // whose stack a test device makes small (make_msl_emu_device(bytes)) so that a kernel that
 // compiles in seconds passes it: in the auto shape it falls back to the serial shape,
-// under TRITIUM_MSL_SHAPE=threadgroup it is refused.
+// under TRITIUM_MSL_SHAPE=threadgroup it is refused. OpenCL on a CPU device (PoCL): the
+// serial shape's private arrays are on the stack of the thread running the work-group.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "../api/random_floats.h"
+#include "../../require_opencl.h"
 #include "runtime/msl_emu/msl_emu_device.h"
+#include "runtime/opencl/opencl_device.h"
 #include "scoped_env.h"
 #include "tritium/tritium.h"
 
@@ -167,6 +171,47 @@ TEST(ProgramStack, MslEmusThreadgroupShapePastItsFibersStacks) {
               std::string::npos)
         << m;
   }
+}
+
+// OpenCL's serial shape on a CPU device: PoCL runs work-groups on threads with the default
+// thread stack (8 MiB here) and the shape's tensors are private arrays, whole. Two loads of
+// 2**20 fp32 (8 MiB) crashed the process (SIGSEGV) before the check; three of 2**19 (6 MiB)
+// run and give the float64 reference.
+TEST(ProgramStack, OpenCLsSerialShapeOnACpuDeviceHasItsThreadsStacks) {
+  REQUIRE_OPENCL();
+  auto impl = std::make_shared<tritium::runtime::opencl::OpenCLDevice>();
+  if (!impl->info().is_cpu) GTEST_SKIP() << "the OpenCL device is not a CPU device: " << impl->info().name;
+  const tritium::Device dev(impl);
+  ScopedEnv shape("TRITIUM_OPENCL_SHAPE", "serial");
+  try {
+    tritium::Module::from_string(many_loads(2), kFile).kernel("many").compile(dev, "*fp32:16, *fp32:16, 1048576, 16");
+    FAIL() << "compiled a serial-shape kernel whose work-item needs 8 MiB of private memory";
+  } catch (const tritium::CompileError& e) {
+    expect_refused_at_the_kernel(e, "opencl backend: kernel @many needs ");
+    const std::string m = e.message();
+    EXPECT_NE(m.find(" bytes of private memory per work-item in the serial shape (its tensors are private arrays, "
+                     "whole; serial because: requested); "),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find("'s work-groups run on threads with "), std::string::npos) << m;
+    EXPECT_GE(std::stoll(m.substr(m.find("needs ") + 6)), int64_t{2} * 4 * 1048576) << "both loads are counted";
+  }
+
+  const int n = 3;
+  const int64_t N = 524288, S = 16;
+  auto k = tritium::Module::from_string(many_loads(n), kFile).kernel("many").compile(dev, "*fp32:16, *fp32:16, 524288, 16");
+  const std::vector<float> x = random_nonzero_floats(static_cast<size_t>(N + n * S), 10, 2.0f);
+  tritium::Buffer in = dev.alloc(x.size() * sizeof(float));
+  in.copy_from_host(x.data(), x.size() * sizeof(float));
+  tritium::Buffer out = dev.alloc(static_cast<size_t>(N) * sizeof(float));
+  out.fill(std::nanf(""));
+  k.launch({1, 1, 1}, {in, out});
+  const std::vector<float> got = out.download<float>();
+  const std::vector<double> want = reference(x, n, N, S);
+  int64_t bad = 0;
+  for (int64_t e = 0; e < N; ++e)  // fp32: 5 roundings of values below 12 (products below 4)
+    bad += !(std::fabs(got[static_cast<size_t>(e)] - want[static_cast<size_t>(e)]) <= 1e-5 * 12);
+  EXPECT_EQ(bad, 0);
 }
 
 }  // namespace
