@@ -17,6 +17,11 @@ Parser::DepthGuard::DepthGuard(Parser& parser) : p(parser) {
   }
 }
 
+void Parser::ChainGuard::link() {
+  ++links;
+  if (++p.depth_ > kMaxDepth) p.error(p.cur(), "expression too deeply nested");
+}
+
 bool Parser::accept(Tok k) {
   if (!at(k)) return false;
   advance();

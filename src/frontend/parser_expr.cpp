@@ -185,9 +185,11 @@ namespace {
 template <class Next, class Ok>
 ExprPtr binary_chain(Parser& p, Next next, Ok ok) {
   ExprPtr lhs = next();
+  Parser::ChainGuard chain(p);
   while (true) {
     std::optional<BinOp> op = binop_of(p.cur().kind);
     if (!op || !ok(*op)) return lhs;
+    chain.link();
     SrcLoc oploc = p.advance().loc;
     auto b = p.make<BinaryExpr>(lhs->loc);
     b->op = *op;
@@ -257,7 +259,9 @@ ExprPtr Parser::await_primary() {
 
 ExprPtr Parser::primary() {
   ExprPtr e = atom();
+  ChainGuard chain(*this);
   while (true) {
+    if (at(Tok::Dot) || at(Tok::LParen) || at(Tok::LBracket)) chain.link();
     if (at(Tok::Dot)) {
       advance();
       const Token& name = expect(Tok::Name);

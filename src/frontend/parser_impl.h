@@ -145,6 +145,17 @@ class Parser {
     explicit DepthGuard(Parser& parser);
     ~DepthGuard() { --p.depth_; }
   };
+  /// The same bound for chains the parser builds in a loop, each link one level deeper in
+  /// the tree (`a.b.c...`, `f()()`, `x[0][0]`, `a + b + c ...`): the code generator
+  /// recurses along them (2000 attributes overflowed an ASan build's 8 MiB stack). link()
+  /// adds a level, the destructor gives the chain's levels back.
+  struct ChainGuard {
+    Parser& p;
+    int links = 0;
+    explicit ChainGuard(Parser& parser) : p(parser) {}
+    void link();
+    ~ChainGuard() { p.depth_ -= links; }
+  };
   static constexpr int kMaxDepth = 400;
 
   SourceRef src_;

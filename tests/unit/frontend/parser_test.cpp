@@ -224,6 +224,22 @@ TEST(ParserTest, DeepNestingIsAnErrorNotACrash) {
   std::string lambdas;
   for (int i = 0; i < 2000; ++i) lambdas += "lambda: ";
   EXPECT_NE(expr_error(lambdas + "x").find("expression too deeply nested"), std::string::npos);
+  // Chains built in a loop nest the tree as deeply, and the code generator recurses along
+  // them (2000 attributes overflowed the stack of the ASan build replaying the fuzz corpus).
+  std::string attrs = "x", calls = "f", items = "x", sum = "1";
+  for (int i = 0; i < 2000; ++i) attrs += ".a", calls += "()", items += "[0]", sum += " + 1";
+  for (const std::string& chain : {attrs, calls, items, sum})
+    EXPECT_NE(expr_error(chain).find("expression too deeply nested"), std::string::npos) << chain.substr(0, 40);
+  std::string ok = "x";  // 300 links parse (E throws on an error)
+  for (int i = 0; i < 300; ++i) ok += i % 2 ? ".a" : "[0]";
+  const std::string dumped = E(ok);  // "(sub ... (sub (sub x 0).a 0).a ...).a"
+  auto count = [&](const std::string& part) {
+    size_t n = 0;
+    for (size_t at = dumped.find(part); at != std::string::npos; at = dumped.find(part, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("(sub "), 150u);
+  EXPECT_EQ(count(".a"), 150u);
 }
 
 // ---- statements --------------------------------------------------------------------------
