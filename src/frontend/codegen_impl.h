@@ -30,6 +30,7 @@
 
 #include "frontend/builtins.h"
 #include "frontend/codegen.h"
+#include "frontend/pyeval.h"
 #include "frontend/scope.h"
 #include "frontend/value.h"
 #include "ir/builder.h"
@@ -121,6 +122,9 @@ class GenState {
   std::map<std::string, HelperInfo> helpers;  // by exact specialization key
   std::set<std::string> ir_names;              // function names used in `out`
   int call_depth = 0;                          // nesting of helper generation (bounded)
+  /// One budget of host-evaluation steps for the whole kernel: its constexpr-function calls
+  /// and module-level constants share it (a static loop calling one cannot multiply it).
+  HostEvalBudget host_budget;
   /// Generator used to evaluate module-level constants of module `m` (emits into a scratch
   /// function); null is the kernel's module.
   class FunctionGen& global_gen(const Module* m = nullptr);

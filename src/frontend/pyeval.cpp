@@ -25,6 +25,27 @@ using K = PyValue::Kind;
 
 [[noreturn]] void fail(SrcLoc loc, const std::string& msg) { throw CompileError(loc, msg); }
 
+// The thread's host-evaluation state (see HostEvalBudget in pyeval.h): shared by every
+// evaluator on the thread, so calls between modules (each evaluated by its own
+// PyEvaluator) count toward one depth and one budget.
+thread_local int t_budgets = 0;      // HostEvalBudgets alive
+thread_local int64_t t_steps = 0;    // steps since the outermost one began
+thread_local int t_call_depth = 0;   // PyEvaluator::call nesting
+
+void charge(SrcLoc loc) {
+  if (++t_steps > kMaxHostSteps)
+    fail(loc, fmt::format("host code took more than {} evaluation steps (loops or recursion too long to evaluate "
+                          "at compile time)",
+                          kMaxHostSteps));
+}
+
+// A list / tuple / string about to hold `n` elements (bytes).
+void check_size(size_t n, SrcLoc loc) {
+  if (n > kMaxHostItems)
+    fail(loc, fmt::format("a list, tuple or string of {} elements is too large to build at compile time (at most {})",
+                          n, kMaxHostItems));
+}
+
 const char* kind_name(K k) {
   switch (k) {
     case K::None: return "None";
@@ -83,11 +104,15 @@ int64_t floor_mod(int64_t a, int64_t b, SrcLoc loc) {
 
 PyValue arith(BinOp op, const PyValue& a, const PyValue& b, SrcLoc loc) {
   if ((a.kind == K::List || a.kind == K::Tuple) && a.kind == b.kind && op == BinOp::Add) {
+    check_size(a.items.size() + b.items.size(), loc);
     PyValue r = a;
     r.items.insert(r.items.end(), b.items.begin(), b.items.end());
     return r;
   }
-  if (a.kind == K::Str && b.kind == K::Str && op == BinOp::Add) return PyValue::of_str(a.s + b.s);
+  if (a.kind == K::Str && b.kind == K::Str && op == BinOp::Add) {
+    check_size(a.s.size() + b.s.size(), loc);
+    return PyValue::of_str(a.s + b.s);
+  }
   if (!is_number(a) || !is_number(b))
     fail(loc, fmt::format("unsupported operand types for {}: '{}' and '{}'", to_string(op), kind_name(a.kind),
                           kind_name(b.kind)));
@@ -327,6 +352,11 @@ bool PyValue::equals(const PyValue& o) const {
 
 // ---- evaluator -------------------------------------------------------------------------------
 
+HostEvalBudget::HostEvalBudget() {
+  if (t_budgets++ == 0) t_steps = 0;
+}
+HostEvalBudget::~HostEvalBudget() { --t_budgets; }
+
 PyEvaluator::PyEvaluator(const Module& module, uint32_t at) : module_(module), at_(at) {}
 
 const Stmt* PyEvaluator::find_binding(const std::string& name, std::string* if_failure) {
@@ -546,6 +576,7 @@ void PyEvaluator::comprehension(const std::vector<Comprehension>& gens, size_t i
 }
 
 PyValue PyEvaluator::eval(const Expr& e, const Env& locals) {
+  charge(e.loc);
   switch (e.kind) {
     case ExprKind::Int: {
       const auto& x = e.as<IntExpr>();
@@ -590,6 +621,9 @@ PyValue PyEvaluator::eval(const Expr& e, const Env& locals) {
       if (b.op == BinOp::Mul && (l.kind == K::List || r.kind == K::List) && (is_intlike(l) || is_intlike(r))) {
         const PyValue& seq = l.kind == K::List ? l : r;
         int64_t n = as_int(l.kind == K::List ? r : l);
+        if (n > 0 && !seq.items.empty())
+          check_size(n > static_cast<int64_t>(kMaxHostItems) ? static_cast<size_t>(n) : static_cast<size_t>(n) * seq.items.size(),
+                     b.op_loc);
         PyValue out = PyValue::list({});
         for (int64_t k = 0; k < n; ++k) out.items.insert(out.items.end(), seq.items.begin(), seq.items.end());
         return out;
@@ -687,7 +721,10 @@ PyValue PyEvaluator::eval(const Expr& e, const Env& locals) {
       const Expr& elt = e.kind == ExprKind::ListComp ? *e.as<ListCompExpr>().elt : *e.as<GeneratorExpr>().elt;
       PyValue out = PyValue::list({});
       Env env = locals;
-      comprehension(gens, 0, env, [&](Env& inner) { out.items.push_back(eval(elt, inner)); });
+      comprehension(gens, 0, env, [&](Env& inner) {
+        out.items.push_back(eval(elt, inner));
+        check_size(out.items.size(), elt.loc);
+      });
       return out;
     }
     case ExprKind::DictComp: {
@@ -747,11 +784,13 @@ PyValue PyEvaluator::call_expr(const CallExpr& c, const Env& locals) {
 
 PyValue PyEvaluator::call(const PyValue& fn, const std::vector<PyValue>& args, SrcLoc loc,
                           const std::vector<std::pair<std::string, PyValue>>& kwargs) {
-  if (++depth_ > 64) fail(loc, "calls nested too deeply in a decorator argument");
+  if (++t_call_depth > kMaxHostCallDepth) {
+    --t_call_depth;
+    fail(loc, "calls nested too deeply in host code evaluated at compile time");
+  }
   struct Guard {
-    int& d;
-    ~Guard() { --d; }
-  } guard{depth_};
+    ~Guard() { --t_call_depth; }
+  } guard;
   if (fn.kind == K::Builtin) return call_builtin(fn.s, args, {}, loc);
   if ((fn.kind == K::Function || fn.kind == K::Lambda) && fn.module && fn.module != &module_) {
     PyEvaluator other(*fn.module, std::numeric_limits<uint32_t>::max());
@@ -814,6 +853,7 @@ PyValue PyEvaluator::call_def(const FunctionDef& f, const std::vector<PyValue>& 
 
 bool PyEvaluator::exec_block(const StmtList& body, Env& env, PyValue& ret) {
   for (const auto& s : body) {
+    charge(s->loc);
     switch (s->kind) {
       case StmtKind::Pass: continue;
       case StmtKind::Expr: {
@@ -827,6 +867,7 @@ bool PyEvaluator::exec_block(const StmtList& body, Env& env, PyValue& ret) {
           PyValue v = eval(*c->args[0], env);
           if (a->attr == "append") env[n->id].items.push_back(v);
           else for (const PyValue& y : iterate(v, c->args[0]->loc)) env[n->id].items.push_back(y);
+          check_size(env[n->id].items.size(), s->loc);
           continue;
         }
         break;
@@ -845,6 +886,7 @@ bool PyEvaluator::exec_block(const StmtList& body, Env& env, PyValue& ret) {
         PyValue& l = env[n->id];
         if (l.kind == K::List && a.op == BinOp::Add) {
           for (const PyValue& y : iterate(r, a.value->loc)) l.items.push_back(y);
+          check_size(l.items.size(), s->loc);
         } else {
           l = arith(a.op, l, r, s->loc);
         }
@@ -917,6 +959,16 @@ PyValue PyEvaluator::call_builtin(const std::string& name, const std::vector<PyV
         fail(loc, fmt::format("triton.Config() got an unexpected keyword argument '{}'", k));
       }
     }
+    // Checked here, at the Config, before they are narrowed to the launch's int fields (2**32 + 4
+    // warps became 4 without a word).
+    if (c->num_warps < 1 || c->num_warps > 64 || (c->num_warps & (c->num_warps - 1)) != 0)
+      fail(loc, fmt::format("triton.Config(num_warps={}): num_warps must be a power of two in [1, 64]", c->num_warps));
+    if (c->num_stages < 0 || c->num_stages > 64)
+      fail(loc, fmt::format("triton.Config(num_stages={}): num_stages must be in [0, 64]", c->num_stages));
+    if (c->num_ctas < 1 || c->num_ctas > 16)
+      fail(loc, fmt::format("triton.Config(num_ctas={}): num_ctas must be in [1, 16]", c->num_ctas));
+    if (c->has_maxnreg && (c->maxnreg < 1 || c->maxnreg > 255))
+      fail(loc, fmt::format("triton.Config(maxnreg={}): maxnreg must be in [1, 255]", c->maxnreg));
     if (!kw) fail(loc, "triton.Config() needs its meta-parameter dict (triton.Config({'BLOCK': 128}, ...))");
     if (kw->kind != K::Dict) fail(loc, fmt::format("triton.Config() needs a dict of meta-parameters, got {}", kw->repr()));
     for (size_t j = 0; j < kw->keys.size(); ++j) {

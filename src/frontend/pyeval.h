@@ -83,6 +83,27 @@ struct PyConfig {
   SrcLoc loc;
 };
 
+/// Bounds on host-code evaluation, so that no input makes the compiler hang or exhaust
+/// memory (issue 8): calls nest at most kMaxHostCallDepth deep across every module's
+/// evaluator; evaluation takes at most kMaxHostSteps steps (expressions evaluated and
+/// statements executed) while a HostEvalBudget is alive on the thread; a list, tuple or
+/// string holds at most kMaxHostItems elements / bytes. Each is a CompileError at the
+/// construct that passed it.
+inline constexpr int kMaxHostCallDepth = 64;
+inline constexpr int64_t kMaxHostSteps = 5'000'000;
+inline constexpr size_t kMaxHostItems = size_t{1} << 20;
+
+/// One evaluation budget: the outermost HostEvalBudget alive on a thread starts a new count
+/// of steps, nested ones share it. Every PyEvaluator holds one; the code generator holds one
+/// for a whole kernel (GenState), so its constexpr-function calls share one budget.
+class HostEvalBudget {
+ public:
+  HostEvalBudget();
+  ~HostEvalBudget();
+  HostEvalBudget(const HostEvalBudget&) = delete;
+  HostEvalBudget& operator=(const HostEvalBudget&) = delete;
+};
+
 /// Evaluates expressions in the context of one parsed module, seen from the statement at
 /// byte offset `at` (module-level names are those bound above it, as when Python executes
 /// the decorators of the def there).
@@ -122,7 +143,7 @@ class PyEvaluator {
   uint32_t at_;
   std::map<std::string, PyValue> globals_;  // evaluated module-level names
   std::vector<std::string> evaluating_;     // globals being evaluated (cycle guard)
-  int depth_ = 0;                           // call depth guard
+  HostEvalBudget budget_;                   // steps; the call depth is per thread (pyeval.cpp)
 };
 
 }  // namespace tritium::frontend
