@@ -157,6 +157,9 @@ class Parser {
     ~ChainGuard() { p.depth_ -= links; }
   };
   static constexpr int kMaxDepth = 400;
+  /// `if` statements nested in one another, each `elif` one level deeper (see if_statement).
+  static constexpr int kMaxIfDepth = 200;
+  int if_depth_ = 0;
 
   SourceRef src_;
   std::vector<Token> toks_;

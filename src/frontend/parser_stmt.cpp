@@ -1,6 +1,8 @@
 // Statement parsing: simple statements, blocks, compound statements, defs and classes.
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "frontend/parser_impl.h"
 
 namespace tritium::frontend::detail {
@@ -300,6 +302,15 @@ StmtList Parser::block() {
 }
 
 StmtPtr Parser::if_statement(bool is_elif) {
+  // Each `elif` is an `if` nested in the previous one's else: a chain nests the tree (and
+  // the code generator's recursion) as deeply as its length, so it counts toward the
+  // nesting bound (10000 branches overflowed the stack).
+  if (if_depth_ >= kMaxIfDepth)
+    error(cur(), fmt::format("if / elif chain too long or ifs nested too deeply (more than {} levels)", kMaxIfDepth));
+  struct IfLevel {
+    int& d;
+    ~IfLevel() { --d; }
+  } level{++if_depth_};
   auto s = make<IfStmt>(advance().loc);  // 'if' or 'elif'
   s->is_elif = is_elif;
   s->test = named_expression();

@@ -16,9 +16,11 @@ std::string_view SrcLoc::filename() const {
 
 Source::Source(std::string text, std::string name) : text_(std::move(text)), name_(std::move(name)) {
   line_starts_.push_back(0);
+  // Lines end at "\n", "\r\n" or a lone "\r", as Python reads them (the lexer does too).
   for (uint32_t i = 0; i < text_.size(); ++i)
-    if (text_[i] == '\n') line_starts_.push_back(i + 1);
-  // A trailing '\n' does not open a new (empty) line for diagnostics purposes.
+    if (text_[i] == '\n' || (text_[i] == '\r' && (i + 1 == text_.size() || text_[i + 1] != '\n')))
+      line_starts_.push_back(i + 1);
+  // A trailing line end does not open a new (empty) line for diagnostics purposes.
   if (line_starts_.size() > 1 && line_starts_.back() == text_.size()) line_starts_.pop_back();
 }
 

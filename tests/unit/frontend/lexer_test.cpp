@@ -338,6 +338,16 @@ TEST(LexerTest, SourceLinesAndLocations) {
   EXPECT_EQ(l.filename(), "m.py");
   EXPECT_EQ(src->slice(4, 6), "cd");
   EXPECT_EQ(Source::from_string("a\n")->num_lines(), 1u);
+  // A lone "\r" ends a line too (old Mac line ends; Python and the lexer read them so): an
+  // error on line 3 was reported at 1:<offset> with the whole file as its source line.
+  auto cr = Source::from_string("ab\rcd\r\ref\r", "cr.py");
+  EXPECT_EQ(cr->num_lines(), 4u);
+  EXPECT_EQ(cr->line_text(2), "cd");
+  EXPECT_EQ(cr->line_text(3), "");
+  EXPECT_EQ(cr->line_text(4), "ef");
+  SrcLoc f = cr->loc_at(8);  // 'f'
+  EXPECT_EQ(f.line, 4u);
+  EXPECT_EQ(f.col, 2u);
 }
 
 TEST(LexerTest, DiagnosticFormatAlignsCaretWithTabsAndUtf8) {
