@@ -1,12 +1,16 @@
 // Regressions from fuzzing the frontend (tests/fuzz/frontend_fuzz.cpp, docs/fuzzing.md):
 // each source below once crashed, hung, or exhausted memory; now it must be refused with a
 // CompileError whose message holds the expected words, located (file:line:col) at the
-// expected text. The same inputs are in the fuzz corpus (tests/fuzz/corpus/frontend,
-// files named regress-*), which ctest replays.
+// expected text. Their sources are seeds of the fuzz corpus too (tests/fuzz/make_seeds.py
+// takes every raw-string kernel of the C++ tests), which ctest replays.
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "tritium/tritium.h"
@@ -85,6 +89,124 @@ TEST(FuzzRegressions, StaticRangeNearInt64LimitsEndsWithoutOverflow) {
     const std::string ir = tritium::Module::from_string(src, kFile).kernel("k").ir("*i32");
     EXPECT_NE(ir.find("constant {value = 2} : i32"), std::string::npos) << range << ": two iterations expected\n" << ir;
   }
+}
+
+// Host code (constexpr functions, decorator arguments) is evaluated at compile time; before
+// these bounds a newcomer's review found it could hang or exhaust memory (session 31).
+TEST(FuzzRegressions, HostCodeThatRunsTooLongIsRefusedAtTheCall) {
+  const std::string loops = kHead +
+                            "@triton.constexpr_function\n"
+                            "def f(n):\n"
+                            "    s = 0\n"
+                            "    for i in range(n):\n"
+                            "        for j in range(n):\n"
+                            "            for k in range(n):\n"
+                            "                s = s + 1\n"
+                            "    return s\n\n"
+                            "@triton.jit\n"
+                            "def k(x_ptr):\n"
+                            "    tl.store(x_ptr, f(100000))\n";
+  expect_refused(loops, "k", "*i32", "host code took more than 5000000 evaluation steps", "f(100000)");
+  const std::string whiles = kHead +
+                             "@triton.constexpr_function\n"
+                             "def f(n):\n"
+                             "    i = 0\n"
+                             "    while i < n:\n"
+                             "        j = 0\n"
+                             "        while j < n:\n"
+                             "            j = j + 1\n"
+                             "        i = i + 1\n"
+                             "    return i\n\n"
+                             "@triton.jit\n"
+                             "def k(x_ptr):\n"
+                             "    tl.store(x_ptr, f(999999))\n";
+  expect_refused(whiles, "k", "*i32", "host code took more than 5000000 evaluation steps", "f(999999)");
+  // A static loop calling a long constexpr function: one budget for the whole kernel.
+  const std::string repeated = kHead +
+                               "@triton.constexpr_function\n"
+                               "def f(n):\n"
+                               "    s = 0\n"
+                               "    for i in range(n):\n"
+                               "        s = s + i\n"
+                               "    return s\n\n"
+                               "@triton.jit\n"
+                               "def k(x_ptr):\n"
+                               "    for r in tl.static_range(1000):\n"
+                               "        tl.store(x_ptr + r, f(50000))\n";
+  expect_refused(repeated, "k", "*i64", "host code took more than 5000000 evaluation steps", "f(50000)");
+}
+
+TEST(FuzzRegressions, HostListsAndStringsPastTheLimitAreRefused) {
+  auto kernel_calling_f = [](const std::string& body) {
+    return kHead + "@triton.constexpr_function\ndef f(n):\n" + body +
+           "    return len(x)\n\n@triton.jit\ndef k(x_ptr):\n    tl.store(x_ptr, f(1000000000000000000))\n";
+  };
+  // [0] * 10**18: a 10**18-element list was allocated (out of memory, no location).
+  expect_refused(kernel_calling_f("    x = [0] * n\n"), "k", "*i64", "a list, tuple or string of 1000000000000000000 elements is too large",
+                 "f(1000000000000000000)");
+  // Doubling 40 times: 2**40 elements after 7 GB.
+  expect_refused(kernel_calling_f("    x = [1]\n    for i in range(40):\n        x += x\n"), "k", "*i64",
+                 "a list, tuple or string of 2097152 elements is too large", "f(1000000000000000000)");
+  expect_refused(kernel_calling_f("    x = 'ab'\n    for i in range(62):\n        x = x + x\n"), "k", "*i64",
+                 "a list, tuple or string of 2097152 elements is too large", "f(1000000000000000000)");
+  // Under the limit the same code runs: 2**20 elements.
+  const std::string ok = kernel_calling_f("    x = [1]\n    for i in range(20):\n        x += x\n");
+  const std::string ir = tritium::Module::from_string(ok, kFile).kernel("k").ir("*i64");
+  EXPECT_NE(ir.find("1048576"), std::string::npos) << ir;
+}
+
+// Two modules whose functions call each other: each module's evaluator counted its own
+// depth from 0, so the recursion was unbounded (a stack overflow).
+TEST(FuzzRegressions, RecursionBetweenModulesIsRefused) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("tritium_xmod_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "a.py") << kHead
+                              << "from b import g\n\n"
+                                 "@triton.constexpr_function\n"
+                                 "def f(n):\n"
+                                 "    return g(n + 1)\n\n"
+                                 "@triton.jit\n"
+                                 "def k(x_ptr):\n"
+                                 "    tl.store(x_ptr, f(0))\n";
+  std::ofstream(dir / "b.py") << "import triton\nfrom a import f\n\n"
+                                 "@triton.constexpr_function\n"
+                                 "def g(n):\n"
+                                 "    return f(n + 1)\n";
+  try {
+    tritium::Module::from_file((dir / "a.py").string()).kernel("k").ir("*i32");
+    ADD_FAILURE() << "no error";
+  } catch (const tritium::CompileError& e) {
+    EXPECT_NE(e.message().find("calls nested too deeply in host code"), std::string::npos) << e.what();
+    EXPECT_EQ(e.line(), 12) << e.what();  // the call f(0) in the kernel
+  }
+  fs::remove_all(dir);
+}
+
+// triton.Config's options were narrowed to int without a check: 2**32 + 4 warps became 4.
+TEST(FuzzRegressions, ConfigOptionsOutOfRangeAreRefusedAtTheConfig) {
+  for (const char* opts : {"num_warps=2**32 + 4", "num_warps=3", "num_stages=2**32 + 1", "num_stages=-1"}) {
+    const std::string src = kHead + "@triton.autotune(configs=[triton.Config({'BLOCK': 16}, " + opts +
+                            ")], key=[])\n@triton.jit\ndef k(x_ptr, BLOCK: tl.constexpr):\n"
+                            "    tl.store(x_ptr + tl.arange(0, BLOCK), 1.0)\n";
+    try {
+      tritium::Module::from_string(src, kFile).kernel("k").decorators();
+      ADD_FAILURE() << opts << ": no error";
+    } catch (const tritium::CompileError& e) {
+      EXPECT_NE(e.message().find("triton.Config("), std::string::npos) << e.what();
+      EXPECT_NE(e.message().find(" must be "), std::string::npos) << e.what();
+      EXPECT_EQ(e.line(), 4) << e.what();
+    }
+  }
+}
+
+// An if / elif chain nests in the tree: 10000 branches overflowed the stack.
+TEST(FuzzRegressions, LongElifChainsAreRefused) {
+  std::string body = "    if N == 0:\n        v = 0\n";
+  for (int i = 1; i < 300; ++i) body += "    elif N == " + std::to_string(i) + ":\n        v = " + std::to_string(i) + "\n";
+  const std::string src = kHead + "@triton.jit\ndef k(x_ptr, N):\n" + body + "    else:\n        v = -1\n    tl.store(x_ptr, v)\n";
+  expect_refused(src, "k", "*i32, i32", "if / elif chain too long or ifs nested too deeply (more than 200 levels)",
+                 "elif N == 200:");
 }
 
 }  // namespace
