@@ -153,7 +153,13 @@ int main(int argc, char** argv) {
       else if (a == "--save") o.save_dir = value();
       else if (a == "--replay") o.replay = value();
       else if (a == "--verbose") o.verbose = true;
-      else if (a == "--print") {
+      else if (a == "--help" || a == "-h") {
+        std::printf("tritium_fuzz_diff: the differential fuzzer (docs/fuzzing.md)\n"
+                    "usage: tritium_fuzz_diff [--seed N] [--count N] [--seconds S] [--backends a,b] [--save DIR]\n"
+                    "                         [--replay FILE|DIR] [--print SEED] [--verbose]\n"
+                    "  backends: cpu, msl-emu, opencl, cuda, nvrtc (default: every one present)\n");
+        return 0;
+      } else if (a == "--print") {
         std::printf("%s", fuzz::generate(std::stoull(value())).source.c_str());
         return 0;
       } else usage("unknown option " + a);
@@ -161,6 +167,9 @@ int main(int argc, char** argv) {
       usage("bad value for " + a);
     }
   }
+  for (const auto& b : o.backends)  // a misspelt backend is a usage error, not a failing case
+    if (b != "cpu" && b != "msl-emu" && b != "opencl" && b != "cuda" && b != "nvrtc")
+      usage("unknown backend '" + b + "' (cpu, msl-emu, opencl, cuda, nvrtc)");
   if (o.backends.empty()) o.backends = default_backends();
   std::string names;
   for (const auto& b : o.backends) names += (names.empty() ? "" : ", ") + b;
