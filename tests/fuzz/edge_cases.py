@@ -149,4 +149,23 @@ CASES = [
            "q = tl.advance(p, (9223372036854775807, 1))\ntl.store(y_ptr, tl.sum(tl.load(q, boundary_check=(0, 5))))"),
     kernel("x = tl.randint(N, tl.arange(0, 16), n_rounds=100000000)\ntl.store(y_ptr + tl.arange(0, 16), x)"),
     kernel("tl.device_print('%s%s%n' * 1000, N)\ntl.device_assert(N > 0, 'm' * 100000)"),
+    # --- found by a review (session 31): each crashed, hung or exhausted memory -----------
+    kernel("a = " + "1 + " * 20000 + "N\ntl.store(x_ptr, a)"),
+    kernel("a = f" + "()" * 5000 + "\ntl.store(x_ptr, a)"),
+    kernel("if N == 0:\n    v = 0\n" + "".join("elif N == %d:\n    v = %d\n" % (i, i) for i in range(1, 3000))
+           + "else:\n    v = -1\ntl.store(x_ptr, v)"),
+    HEAD + "@triton.constexpr_function\ndef f(n):\n    s = 0\n    for i in range(n):\n        for j in range(n):\n"
+    "            for k in range(n):\n                s = s + 1\n    return s\n\n"
+    "@triton.jit\ndef k(x_ptr):\n    tl.store(x_ptr, f(100000))\n",
+    HEAD + "@triton.constexpr_function\ndef f(n):\n    x = [0] * n\n    return len(x)\n\n"
+    "@triton.jit\ndef k(x_ptr):\n    tl.store(x_ptr, f(1000000000000000000))\n",
+    HEAD + "@triton.constexpr_function\ndef f(n):\n    x = [1]\n    for i in range(n):\n        x += x\n    return len(x)\n\n"
+    "@triton.jit\ndef k(x_ptr):\n    tl.store(x_ptr, f(40))\n",
+    HEAD + "@triton.constexpr_function\ndef f(n):\n    x = 'ab'\n    for i in range(n):\n        x = x + x\n    return len(x)\n\n"
+    "@triton.jit\ndef k(x_ptr):\n    tl.store(x_ptr, f(62))\n",
+    HEAD + "@triton.constexpr_function\ndef f(n):\n    i = 0\n    while i < n:\n        j = 0\n        while j < n:\n"
+    "            j = j + 1\n        i = i + 1\n    return i\n\n@triton.jit\ndef k(x_ptr):\n    tl.store(x_ptr, f(999999))\n",
+    HEAD + "@triton.autotune(configs=[triton.Config({'BLOCK': 16}, num_warps=2**32 + 4, num_stages=2**32 + 1)], key=[])\n"
+    "@triton.jit\ndef k(x_ptr, BLOCK: tl.constexpr):\n    tl.store(x_ptr + tl.arange(0, BLOCK), 1.0)\n",
+    (HEAD + "@triton.jit\ndef k(x_ptr):\n    tl.store(x_ptr, nope)\n").replace("\n", "\r"),
 ]
