@@ -1,6 +1,8 @@
 // Python 3 tokenizer (see lexer.h for the contract).
 #include "frontend/lexer.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -170,6 +172,7 @@ class Lexer {
   explicit Lexer(const SourceRef& src) : src_(*src), s_(src->text()) {}
 
   std::vector<Token> run() {
+    check_utf8();
     if (s_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // UTF-8 BOM
     while (true) {
       if (at_line_start_ && brackets_.empty()) {
@@ -189,6 +192,31 @@ class Lexer {
   }
 
  private:
+  // Python source is UTF-8 (PEP 3120): a byte sequence that is not — a stray continuation
+  // byte, a truncated sequence, an overlong form, a surrogate, past U+10FFFF — is refused
+  // at its first byte, as CPython refuses the file ("'utf-8' codec can't decode byte ...").
+  void check_utf8() {
+    const auto* b = reinterpret_cast<const unsigned char*>(s_.data());
+    const size_t n = s_.size();
+    for (size_t i = 0; i < n;) {
+      const unsigned c = b[i];
+      if (c < 0x80) { ++i; continue; }
+      size_t len = 0;
+      uint32_t cp = 0, min = 0;
+      if (c >= 0xC2 && c <= 0xDF) len = 2, cp = c & 0x1F, min = 0x80;
+      else if (c >= 0xE0 && c <= 0xEF) len = 3, cp = c & 0x0F, min = 0x800;
+      else if (c >= 0xF0 && c <= 0xF4) len = 4, cp = c & 0x07, min = 0x10000;
+      bool ok = len != 0 && i + len <= n;
+      for (size_t k = 1; ok && k < len; ++k) {
+        ok = (b[i + k] & 0xC0) == 0x80;
+        cp = (cp << 6) | (b[i + k] & 0x3F);
+      }
+      ok = ok && cp >= min && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
+      if (!ok) fatal(static_cast<uint32_t>(i), fmt::format("invalid UTF-8 in source: byte 0x{:02x} (Python source files are UTF-8)", c));
+      i += len;
+    }
+  }
+
   [[noreturn]] void fatal(uint32_t offset, const std::string& msg) {
     throw CompileError(src_, src_.loc_at(offset), msg);
   }
@@ -312,7 +340,9 @@ class Lexer {
     }
     // Unknown character (a whole UTF-8 sequence is impossible here: bytes ≥ 0x80 are names).
     ++pos_;
-    emit(Tok::Error, start, pos_).str = std::string("invalid character '") + static_cast<char>(c) + "' in source";
+    emit(Tok::Error, start, pos_).str =
+        c < 0x20 || c == 0x7F ? fmt::format("invalid non-printable character U+{:04X} in source", c)
+                              : std::string("invalid character '") + static_cast<char>(c) + "' in source";
   }
 
   // Reads digits of `pred` with single underscores between them. `lead` allows one leading

@@ -321,6 +321,34 @@ TEST(LexerTest, NonAsciiIdentifiers) {
   EXPECT_EQ(t[1].loc.col, 4u);  // columns are byte columns
 }
 
+// Source that is not UTF-8 is refused at its first bad byte, as CPython refuses the file
+// (identifiers with surrogates or overlong forms were accepted before).
+TEST(LexerTest, InvalidUtf8IsRefusedAtItsFirstByte) {
+  struct Case {
+    const char* text;
+    const char* where;
+  } cases[] = {
+      {"x = 1\nab\xED\xA0\x80" "c = 2\n", ":2:3: error: invalid UTF-8 in source: byte 0xed"},  // a surrogate
+      {"x\xC0\xAF = 1\n", ":1:2: error: invalid UTF-8 in source: byte 0xc0"},                  // overlong '/'
+      {"s = '\xff'\n", ":1:6: error: invalid UTF-8 in source: byte 0xff"},                     // in a string too
+      {"y = 1 # \xE2\x82\n", ":1:9: error: invalid UTF-8 in source: byte 0xe2"},              // truncated
+      {"z = \xF4\x90\x80\x80\n", ":1:5: error: invalid UTF-8 in source: byte 0xf4"},          // past U+10FFFF
+  };
+  for (const Case& c : cases) EXPECT_NE(fatal(c.text).find(c.where), std::string::npos) << fatal(c.text);
+  EXPECT_EQ(lex("\xF0\x9F\x98\x80s = '\xE2\x82\xAC'\n")[0].kind, Tok::Name);  // valid 4- and 3-byte forms
+}
+
+TEST(LexerTest, NonPrintableCharactersAreNamedByCodePoint) {
+  auto t = lex("x = 1 \v 2\n");
+  bool found = false;
+  for (const Token& k : t) {
+    if (k.kind != Tok::Error) continue;
+    found = true;
+    EXPECT_EQ(k.str, "invalid non-printable character U+000B in source");
+  }
+  EXPECT_TRUE(found);
+}
+
 // ---- Source and diagnostics ---------------------------------------------------------------
 
 TEST(LexerTest, SourceLinesAndLocations) {
