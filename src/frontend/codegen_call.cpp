@@ -187,9 +187,16 @@ CValue FunctionGen::call_jit_impl(const CValue& fnv, CValues args, std::vector<K
   if (it != st_.helpers.end() && !it->second.done)
     fail(loc, "recursive call of jit function '" + name + "' with the same argument types and constants is not supported");
   if (it == st_.helpers.end()) {
-    if (st_.call_depth >= kMaxCallDepth)
-      fail(loc, fmt::format("jit function calls nested more than {} deep (unbounded recursion of '{}'?)", kMaxCallDepth,
-                            name));
+    if (st_.call_depth >= kMaxCallDepth) {
+      // Recursion only where `name` is on the chain being generated (a helper of the same
+      // definition not finished yet); a chain of distinct helpers is just too deep.
+      const std::string prefix = key.substr(0, key.find('(') + 1);
+      bool recursive = false;
+      for (const auto& [k, h] : st_.helpers) recursive = recursive || (!h.done && k.rfind(prefix, 0) == 0);
+      fail(loc, recursive ? fmt::format("jit function calls nested more than {} deep (unbounded recursion of '{}'?)",
+                                        kMaxCallDepth, name)
+                          : fmt::format("jit function calls nested more than {} deep", kMaxCallDepth));
+    }
     std::string ir_name = mangled;
     for (int n = 1; st_.ir_names.count(ir_name); ++n) ir_name = mangled + "_" + std::to_string(n);
     st_.ir_names.insert(ir_name);

@@ -358,6 +358,12 @@ TEST(CodegenErrors, UnboundedCompileTimeRecursion) {
                    "@triton.jit\ndef f(x, N: tl.constexpr):\n    return f(x, N + 1)\n"
                    "@triton.jit\ndef k(p):\n    tl.store(p, f(tl.load(p), 0))\n",
                "*fp32", {5, 12, "jit function calls nested more than 64 deep (unbounded recursion of 'f'?)"});
+  // 70 distinct helpers, each calling the next: too deep, but no recursion to suggest.
+  std::string chain;
+  for (int i = 0; i < 70; ++i)
+    chain += "@triton.jit\ndef f" + std::to_string(i) + "(x):\n    return f" + std::to_string(i + 1) + "(x) + 1\n";
+  chain += "@triton.jit\ndef f70(x):\n    return x\n@triton.jit\ndef k(p):\n    tl.store(p, f0(tl.load(p)))\n";
+  expect_error(kPrelude + chain, "*fp32", {194, 12, "jit function calls nested more than 64 deep"});  // f63 calls f64
 }
 
 TEST(CodegenErrors, ReturningANonValue) {
