@@ -912,6 +912,11 @@ class JITFunction(KernelInterface):
                                 "specified but are not parameters of the kernel nor launch options")
             if num_ctas != 1:
                 raise ValueError(f"{self.fn.__name__}: num_ctas={num_ctas}: tritium launches one CTA per program")
+            # Checked before they are narrowed to C ints (2**32 + 4 warps was a raw TypeError).
+            if not isinstance(num_warps, int) or not (1 <= num_warps <= 64) or num_warps & (num_warps - 1):
+                raise ValueError(f"{self.fn.__name__}: num_warps={num_warps!r} must be a power of two in [1, 64]")
+            if not isinstance(num_stages, int) or not (0 <= num_stages <= 64):
+                raise ValueError(f"{self.fn.__name__}: num_stages={num_stages!r} must be an integer in [0, 64]")
         else:
             num_warps, num_stages, debug = 4, 3, None
         if debug is None:

@@ -157,6 +157,17 @@ def test_num_ctas_other_than_one(mod):
         mod.add_kernel[(1,)](x, y, o, 16, BLOCK=16, num_ctas=2)
 
 
+@pytest.mark.parametrize("opts,match", [({"num_warps": 2**32 + 4}, "num_warps=4294967300"),
+                                        ({"num_warps": 3}, "num_warps=3"),
+                                        ({"num_stages": 2**32 + 1}, "num_stages=4294967297"),
+                                        ({"num_stages": -1}, "num_stages=-1")])
+def test_launch_options_out_of_range(mod, opts, match):
+    # They were narrowed to C ints: a raw TypeError from the binding (or a wrapped value).
+    x, y, o = arrays()
+    with pytest.raises(ValueError, match=match):
+        mod.add_kernel[(1,)](x, y, o, 16, BLOCK=16, **opts)
+
+
 def test_do_not_specialize_naming_no_parameter():
     def k(x_ptr, n):
         pass
