@@ -2,6 +2,8 @@
 // runtime/jit.py ConstexprFunction): the arguments, which must be compile-time values, are
 // unwrapped, the plain Python function runs at compile time (tritium's host-Python
 // evaluator, pyeval.h), and its result is a constexpr.
+#include <new>
+
 #include <fmt/format.h>
 
 #include "frontend/codegen_impl.h"
@@ -68,6 +70,8 @@ CValue FunctionGen::call_constexpr_function(const CValue& f, const CValues& args
   } catch (const CompileError& e) {
     if (e.loc().file == loc.file && e.loc().line == loc.line) throw;
     fail(loc, fmt::format("constexpr function {}(): {} (at line {} of its definition)", name, e.message(), e.loc().line));
+  } catch (const std::bad_alloc&) {  // host code past memory before a size bound caught it
+    fail(loc, fmt::format("constexpr function {}(): out of memory evaluating its host code at compile time", name));
   }
 }
 

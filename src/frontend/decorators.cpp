@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <new>
+
 #include <fmt/format.h>
 
 namespace tritium::frontend {
@@ -212,7 +214,20 @@ std::string decorator_path(const Module& m, const Expr& e) {
   return path;
 }
 
+KernelDecls evaluate_decorators_unguarded(const Module& module, const FunctionDef& fn);
+
+// Host code that exhausts memory before a size bound catches it is refused at the kernel's
+// decorators, located, instead of escaping as std::bad_alloc ("internal error").
 KernelDecls evaluate_decorators(const Module& module, const FunctionDef& fn) {
+  try {
+    return evaluate_decorators_unguarded(module, fn);
+  } catch (const std::bad_alloc&) {
+    fail(fn.decorators.empty() ? fn.loc : fn.decorators.front()->loc,
+         "out of memory evaluating the decorators' host code at compile time");
+  }
+}
+
+KernelDecls evaluate_decorators_unguarded(const Module& module, const FunctionDef& fn) {
   KernelDecls out;
   PyEvaluator ev(module, fn.loc.offset);
   bool seen_jit = false;
@@ -252,7 +267,11 @@ KernelDecls evaluate_decorators(const Module& module, const FunctionDef& fn) {
 PyValue call_heuristic(const Module& module, const FunctionDef& fn_def, const PyValue& fn, const PyValue& args) {
   PyEvaluator ev(module, fn_def.loc.offset);
   SrcLoc at = fn.kind == PyValue::Kind::Lambda ? fn.lambda_expr->loc : fn.kind == PyValue::Kind::Function ? fn.fn->loc : fn_def.loc;
-  return ev.call(fn, {args}, at);
+  try {
+    return ev.call(fn, {args}, at);
+  } catch (const std::bad_alloc&) {
+    fail(at, "out of memory evaluating a heuristic's host code at compile time");
+  }
 }
 
 }  // namespace tritium::frontend

@@ -103,7 +103,9 @@ std::string format_impl(const Source* src, SrcLoc loc, std::string_view msg) {
   if (src && loc.valid() && loc.line <= src->num_lines()) {
     std::string_view line = src->line_text(loc.line);
     out += "\n    ";
-    out += line;
+    // A NUL would end the message wherever it is read as a C string (what()), losing the
+    // rest of the line and the caret: shown as '?' (one column, so the caret stays aligned).
+    for (char c : line) out += c == '\0' ? '?' : c;
     out += "\n    ";
     out += caret_line(line, loc.col);
   }

@@ -1,6 +1,8 @@
 // Tests of the Python tokenizer and of Source / diagnostics formatting.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <string>
 #include <vector>
 
@@ -392,6 +394,12 @@ TEST(LexerTest, DiagnosticFormatAlignsCaretWithTabsAndUtf8) {
   EXPECT_EQ(std::string(e.what()), format_diagnostic(q, "boom"));
   // Without a location only the header is printed.
   EXPECT_EQ(format_diagnostic(*src, SrcLoc{}, "no loc"), "k.py: error: no loc");
+  // A NUL in the echoed line is shown as '?': what() is read as a C string, which a raw NUL
+  // cut short (the rest of the line and the caret were lost).
+  auto nul = Source::from_string(std::string("x = len(\"a\0b\") + nope\n", 22), "n.py");
+  const std::string d = format_diagnostic(nul->loc_at(17), "name 'nope' is not defined");
+  EXPECT_EQ(std::strlen(d.c_str()), d.size());
+  EXPECT_NE(d.find("x = len(\"a?b\") + nope\n                     ^"), std::string::npos) << d;
 }
 
 TEST(LexerTest, SourceFromMissingFileThrows) {
