@@ -4,6 +4,7 @@
 // when (short-circuits, static vs dynamic conditions).
 #include <fmt/format.h>
 
+#include "common/stack_room.h"
 #include "frontend/codegen_impl.h"
 #include "frontend/codegen_values.h"
 #include "frontend/parser.h"
@@ -75,6 +76,8 @@ CValue FunctionGen::eval_constant(const Expr& e) {
 }
 
 CValue FunctionGen::eval(const Expr& e) {
+  if (stack_nearly_exhausted())
+    fail(e.loc, "the program nests too deeply to compile here (expressions within helper calls use up the thread's stack)");
   switch (e.kind) {
     case ExprKind::Name: return lookup(e.as<NameExpr>().id, e.loc);
     case ExprKind::Int: case ExprKind::Float: case ExprKind::Str: case ExprKind::Bool: case ExprKind::None:

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "common/process_environ.h"
+#include "common/stack_room.h"
 #include "frontend/decorators.h"
 #include "frontend/module_loader.h"
 
@@ -33,6 +34,8 @@ thread_local int64_t t_steps = 0;    // steps since the outermost one began
 thread_local int t_call_depth = 0;   // PyEvaluator::call nesting
 
 void charge(SrcLoc loc) {
+  if (stack_nearly_exhausted())
+    fail(loc, "host code nests too deeply to evaluate at compile time (it uses up the thread's stack)");
   if (++t_steps > kMaxHostSteps)
     fail(loc, fmt::format("host code took more than {} evaluation steps (loops or recursion too long to evaluate "
                           "at compile time)",

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <tuple>
 
 #include "tritium/tritium.h"
 
@@ -207,6 +208,28 @@ TEST(FuzzRegressions, LongElifChainsAreRefused) {
   const std::string src = kHead + "@triton.jit\ndef k(x_ptr, N):\n" + body + "    else:\n        v = -1\n    tl.store(x_ptr, v)\n";
   expect_refused(src, "k", "*i32, i32", "if / elif chain too long or ifs nested too deeply (more than 200 levels)",
                  "elif N == 200:");
+}
+
+// Deep expressions inside recursion: the 400-level expression bound times the 64-call bound
+// overflowed the 8 MiB stack (SIGSEGV) before the whole-stack check. With a thread stack
+// large enough the kernel compiles; otherwise the refusal is located. Either way, no crash.
+TEST(FuzzRegressions, DeepExpressionsInsideRecursionDoNotOverflowTheStack) {
+  std::string negs;
+  for (int i = 0; i < 380; ++i) negs += "- ";
+  const std::string jit = kHead + "@triton.jit\ndef h(x, N: tl.constexpr):\n    if N > 0:\n        return " + negs +
+                          "h(x, N - 1)\n    return x\n\n@triton.jit\ndef k(x_ptr, n):\n    tl.store(x_ptr, h(n, 40))\n";
+  const std::string host = kHead + "@triton.constexpr_function\ndef f(n):\n    if n > 30:\n        return 0\n    return " +
+                           negs + "f(n + 1)\n\n@triton.jit\ndef k(x_ptr):\n    tl.store(x_ptr, f(0))\n";
+  for (const auto& [src, sig, what] :
+       {std::tuple<std::string, const char*, const char*>{jit, "*i32, i32", "the program nests too deeply to compile here"},
+        {host, "*i32", "host code nests too deeply to evaluate at compile time"}}) {
+    try {
+      tritium::Module::from_string(src, kFile).kernel("k").ir(sig);  // a large enough stack: it compiles
+    } catch (const tritium::CompileError& e) {
+      EXPECT_NE(e.message().find(what), std::string::npos) << e.what();
+      EXPECT_GT(e.line(), 0) << e.what();
+    }
+  }
 }
 
 }  // namespace

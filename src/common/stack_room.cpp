@@ -1,0 +1,38 @@
+// stack_room.cpp - see stack_room.h.
+#include "common/stack_room.h"
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace tritium {
+namespace {
+
+struct StackLimit {
+  uintptr_t low = 0;  // the lowest usable address plus the reserve; 0: unknown
+};
+
+StackLimit read_limit() {
+  StackLimit l;
+  pthread_attr_t a;
+  if (pthread_getattr_np(pthread_self(), &a) != 0) return l;
+  void* addr = nullptr;
+  size_t size = 0;
+  if (pthread_attr_getstack(&a, &addr, &size) == 0 && addr && size) {
+    const size_t reserve = std::min<size_t>(size_t{512} << 10, size / 4);
+    l.low = reinterpret_cast<uintptr_t>(addr) + reserve;  // stacks grow down on every target here
+  }
+  pthread_attr_destroy(&a);
+  return l;
+}
+
+}  // namespace
+
+bool stack_nearly_exhausted() {
+  thread_local const StackLimit limit = read_limit();
+  const auto here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  return limit.low != 0 && here < limit.low;
+}
+
+}  // namespace tritium
