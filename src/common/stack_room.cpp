@@ -15,6 +15,13 @@ struct StackLimit {
 
 StackLimit read_limit() {
   StackLimit l;
+#if defined(__APPLE__)
+  // macOS: the stack's highest address and its size.
+  const auto top = reinterpret_cast<uintptr_t>(pthread_get_stackaddr_np(pthread_self()));
+  const size_t size = pthread_get_stacksize_np(pthread_self());
+  if (top && size) l.low = top - size + std::min<size_t>(size_t{512} << 10, size / 4);
+  return l;
+#else
   pthread_attr_t a;
   if (pthread_getattr_np(pthread_self(), &a) != 0) return l;
   void* addr = nullptr;
@@ -25,6 +32,7 @@ StackLimit read_limit() {
   }
   pthread_attr_destroy(&a);
   return l;
+#endif
 }
 
 }  // namespace

@@ -11,8 +11,8 @@ namespace tritium {
 /// True when fewer than the reserve's bytes of the calling thread's stack are left below
 /// the caller's frame. The reserve is 512 KiB, or a quarter of the stack where that is
 /// less (room for the error path, the C library and uninstrumented recursion). The
-/// thread's stack bounds are read once per thread (pthread_getattr_np); where they cannot
-/// be read, the answer is always false.
+/// thread's stack bounds are read once per thread (pthread_getattr_np; on macOS
+/// pthread_get_stackaddr_np); where they cannot be read, the answer is always false.
 bool stack_nearly_exhausted();
 
 }  // namespace tritium
