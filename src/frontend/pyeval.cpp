@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <functional>
 #include <limits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -36,10 +37,25 @@ thread_local int t_call_depth = 0;   // PyEvaluator::call nesting
 void charge(SrcLoc loc) {
   if (stack_nearly_exhausted())
     fail(loc, "host code nests too deeply to evaluate at compile time (it uses up the thread's stack)");
-  if (++t_steps > kMaxHostSteps)
-    fail(loc, fmt::format("host code took more than {} evaluation steps (loops or recursion too long to evaluate "
+  t_steps += 1 + std::exchange(HostCopyCounter::count(), 0);  // copies and dict scans cost steps too
+  if (t_steps > kMaxHostSteps)
+    fail(loc, fmt::format("host code took more than {} evaluation steps (loops, recursion or copies of large values too long to evaluate "
                           "at compile time)",
                           kMaxHostSteps));
+}
+
+// Values (and string bytes) inside `v`, counted up to just past kMaxHostItems.
+size_t deep_count(const PyValue& v, size_t so_far = 0) {
+  size_t n = so_far + 1 + v.s.size();
+  for (const PyValue& x : v.items) {
+    if (n > kMaxHostItems) break;
+    n = deep_count(x, n);
+  }
+  for (const PyValue& x : v.keys) {
+    if (n > kMaxHostItems) break;
+    n = deep_count(x, n);
+  }
+  return n;
 }
 
 // A list / tuple / string about to hold `n` elements (bytes).
@@ -309,13 +325,20 @@ bool PyValue::truthy() const {
   }
 }
 
+int64_t& HostCopyCounter::count() {
+  thread_local int64_t n = 0;
+  return n;
+}
+
 const PyValue* PyValue::get(const PyValue& key) const {
+  HostCopyCounter::count() += static_cast<int64_t>(keys.size());  // a linear scan
   for (size_t k = 0; k < keys.size(); ++k)
     if (keys[k].equals(key)) return &items[k];
   return nullptr;
 }
 
 void PyValue::set(const PyValue& key, PyValue value) {
+  HostCopyCounter::count() += static_cast<int64_t>(keys.size());  // a linear scan
   for (size_t k = 0; k < keys.size(); ++k)
     if (keys[k].equals(key)) {
       items[k] = std::move(value);
@@ -624,8 +647,9 @@ PyValue PyEvaluator::eval(const Expr& e, const Env& locals) {
       if (b.op == BinOp::Mul && (l.kind == K::List || r.kind == K::List) && (is_intlike(l) || is_intlike(r))) {
         const PyValue& seq = l.kind == K::List ? l : r;
         int64_t n = as_int(l.kind == K::List ? r : l);
+        // The elements are copied whole: [[0] * 10**6] * 10**6 holds 10**12 values.
         if (n > 0 && !seq.items.empty())
-          check_size(n > static_cast<int64_t>(kMaxHostItems) ? static_cast<size_t>(n) : static_cast<size_t>(n) * seq.items.size(),
+          check_size(n > static_cast<int64_t>(kMaxHostItems) ? static_cast<size_t>(n) : static_cast<size_t>(n) * (deep_count(seq) - 1),
                      b.op_loc);
         PyValue out = PyValue::list({});
         for (int64_t k = 0; k < n; ++k) out.items.insert(out.items.end(), seq.items.begin(), seq.items.end());
@@ -1035,7 +1059,13 @@ PyValue PyEvaluator::call_builtin(const std::string& name, const std::vector<PyV
   }
   if (name == "str") {
     need(1, 1);
-    return PyValue::of_str(args[0].kind == K::Str ? args[0].s : args[0].repr());
+    if (args[0].kind == K::Str) return args[0];
+    // repr() of a container is about as long as its elements' reprs: bound it before
+    // building it (str([s, s]) doubled 40 times ran out of memory).
+    check_size(deep_count(args[0]), loc);
+    PyValue r = PyValue::of_str(args[0].repr());
+    check_size(r.s.size(), loc);
+    return r;
   }
   if (name == "round") {
     need(1, 1);

@@ -26,6 +26,23 @@ namespace tritium::frontend {
 
 struct PyConfig;
 
+/// Counts the work host values cost on this thread: every PyValue copy (copies are deep: a
+/// list's copy copies each element, so reading a name bound to a 1M-element list costs 1M)
+/// and every key compared in a dict lookup. The evaluator adds the count to its step budget
+/// (HostEvalBudget), so code whose copying is quadratic is refused like a long loop.
+struct HostCopyCounter {
+  HostCopyCounter() = default;
+  HostCopyCounter(const HostCopyCounter&) noexcept { ++count(); }
+  HostCopyCounter& operator=(const HostCopyCounter&) noexcept {
+    ++count();
+    return *this;
+  }
+  HostCopyCounter(HostCopyCounter&&) noexcept = default;
+  HostCopyCounter& operator=(HostCopyCounter&&) noexcept = default;
+  /// The thread's count since the evaluator last took it.
+  static int64_t& count();
+};
+
 /// A host-side Python value.
 struct PyValue {
   enum class Kind {
@@ -50,6 +67,7 @@ struct PyValue {
   /// The module a Function / Lambda is defined in, or that a Module value is (another Python
   /// file, loaded by module_loader.h); null for the evaluator's own module.
   const Module* module = nullptr;
+  HostCopyCounter copies;  ///< counts this value's copies (see HostCopyCounter)
 
   static PyValue none() { return {}; }
   static PyValue of_bool(bool v);

@@ -135,6 +135,33 @@ TEST(FuzzRegressions, HostCodeThatRunsTooLongIsRefusedAtTheCall) {
                                "    for r in tl.static_range(1000):\n"
                                "        tl.store(x_ptr + r, f(50000))\n";
   expect_refused(repeated, "k", "*i64", "host code took more than 5000000 evaluation steps", "f(50000)");
+  // Copies cost steps: values are copied whole, so reading a name bound to a 1M-element list
+  // 100000 times (or nesting x = [x] 500000 times) took hours within the step count.
+  const std::string reads = kHead +
+                            "@triton.constexpr_function\n"
+                            "def f(n):\n"
+                            "    big = [0] * 1000000\n"
+                            "    t = 0\n"
+                            "    for i in range(100000):\n"
+                            "        t = t + len(big)\n"
+                            "    return t\n\n"
+                            "@triton.jit\n"
+                            "def k(x_ptr):\n"
+                            "    tl.store(x_ptr, f(1) // 1000000000)\n";
+  expect_refused(reads, "k", "*i64", "host code took more than 5000000 evaluation steps", "f(1)");
+  const std::string nests = kHead +
+                            "@triton.constexpr_function\n"
+                            "def f(n):\n"
+                            "    x = []\n"
+                            "    i = 0\n"
+                            "    while i < 500000:\n"
+                            "        x = [x]\n"
+                            "        i += 1\n"
+                            "    return i\n\n"
+                            "@triton.jit\n"
+                            "def k(x_ptr):\n"
+                            "    tl.store(x_ptr, f(1))\n";
+  expect_refused(nests, "k", "*i64", "host code took more than 5000000 evaluation steps", "f(1)");
 }
 
 TEST(FuzzRegressions, HostListsAndStringsPastTheLimitAreRefused) {
