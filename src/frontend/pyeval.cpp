@@ -731,7 +731,11 @@ PyValue PyEvaluator::eval(const Expr& e, const Env& locals) {
       const auto& d = e.as<DictExpr>();
       PyValue out;
       out.kind = K::Dict;
-      auto put = [&](const PyValue& k, const PyValue& v) { out.set(k, v); };
+      auto put = [&](const PyValue& k, const PyValue& v) {
+        out.set(k, v);
+        charge(e.loc);  // the set's scan is counted: merging large dicts is refused, not slow
+        check_size(out.keys.size(), e.loc);
+      };
       for (size_t k = 0; k < d.keys.size(); ++k) {
         if (!d.keys[k]) {
           PyValue inner = eval(*d.values[k], locals);
@@ -760,8 +764,9 @@ PyValue PyEvaluator::eval(const Expr& e, const Env& locals) {
       out.kind = K::Dict;
       Env env = locals;
       comprehension(d.generators, 0, env, [&](Env& inner) {
-        out.keys.push_back(eval(*d.key, inner));
-        out.items.push_back(eval(*d.value, inner));
+        PyValue k = eval(*d.key, inner);
+        out.set(k, eval(*d.value, inner));  // a repeated key replaces its value, as in Python
+        check_size(out.keys.size(), d.loc);
       });
       return out;
     }

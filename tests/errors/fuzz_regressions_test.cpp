@@ -162,6 +162,30 @@ TEST(FuzzRegressions, HostCodeThatRunsTooLongIsRefusedAtTheCall) {
                             "def k(x_ptr):\n"
                             "    tl.store(x_ptr, f(1))\n";
   expect_refused(nests, "k", "*i64", "host code took more than 5000000 evaluation steps", "f(1)");
+  // Merging two 100000-key dicts scanned 2e10 keys inside one expression (29 s) before the
+  // scans were charged at each insertion.
+  const std::string merge = kHead +
+                            "@triton.constexpr_function\n"
+                            "def f(n):\n"
+                            "    a = {i: i for i in range(100000)}\n"
+                            "    return len({**a, **a})\n\n"
+                            "@triton.jit\n"
+                            "def k(x_ptr):\n"
+                            "    tl.store(x_ptr, f(1))\n";
+  expect_refused(merge, "k", "*i64", "host code took more than 5000000 evaluation steps", "f(1)", 5);
+}
+
+// A dict comprehension repeating a key keeps one entry, as in Python (it kept every one).
+TEST(FuzzRegressions, DictComprehensionsReplaceRepeatedKeys) {
+  const std::string src = kHead +
+                          "@triton.constexpr_function\n"
+                          "def f(n):\n"
+                          "    return len({i % 3: i for i in range(n)})\n\n"
+                          "@triton.jit\n"
+                          "def k(x_ptr):\n"
+                          "    tl.store(x_ptr, f(10) * 1000 + f(2))\n";
+  const std::string ir = tritium::Module::from_string(src, kFile).kernel("k").ir("*i32");
+  EXPECT_NE(ir.find("constant {value = 3002} : i32"), std::string::npos) << ir;
 }
 
 TEST(FuzzRegressions, HostListsAndStringsPastTheLimitAreRefused) {
