@@ -9,6 +9,9 @@
 namespace tritium {
 namespace {
 
+// What is kept below the checked frame: 512 KiB, or a quarter of a smaller stack.
+size_t reserve_of(size_t stack_bytes) { return std::min<size_t>(size_t{512} << 10, stack_bytes / 4); }
+
 struct StackLimit {
   uintptr_t low = 0;  // the lowest usable address plus the reserve; 0: unknown
 };
@@ -19,7 +22,7 @@ StackLimit read_limit() {
   // macOS: the stack's highest address and its size.
   const auto top = reinterpret_cast<uintptr_t>(pthread_get_stackaddr_np(pthread_self()));
   const size_t size = pthread_get_stacksize_np(pthread_self());
-  if (top && size) l.low = top - size + std::min<size_t>(size_t{512} << 10, size / 4);
+  if (top && size) l.low = top - size + reserve_of(size);
   return l;
 #else
   pthread_attr_t a;
@@ -27,8 +30,7 @@ StackLimit read_limit() {
   void* addr = nullptr;
   size_t size = 0;
   if (pthread_attr_getstack(&a, &addr, &size) == 0 && addr && size) {
-    const size_t reserve = std::min<size_t>(size_t{512} << 10, size / 4);
-    l.low = reinterpret_cast<uintptr_t>(addr) + reserve;  // stacks grow down on every target here
+    l.low = reinterpret_cast<uintptr_t>(addr) + reserve_of(size);  // stacks grow down on every target here
   }
   pthread_attr_destroy(&a);
   return l;

@@ -648,9 +648,10 @@ PyValue PyEvaluator::eval(const Expr& e, const Env& locals) {
         const PyValue& seq = l.kind == K::List ? l : r;
         int64_t n = as_int(l.kind == K::List ? r : l);
         // The elements are copied whole: [[0] * 10**6] * 10**6 holds 10**12 values.
-        if (n > 0 && !seq.items.empty())
-          check_size(n > static_cast<int64_t>(kMaxHostItems) ? static_cast<size_t>(n) : static_cast<size_t>(n) * (deep_count(seq) - 1),
-                     b.op_loc);
+        if (n > 0 && !seq.items.empty()) {
+          check_size(static_cast<size_t>(n), b.op_loc);  // first: bounds the product below
+          check_size(static_cast<size_t>(n) * (deep_count(seq) - 1), b.op_loc);
+        }
         PyValue out = PyValue::list({});
         for (int64_t k = 0; k < n; ++k) out.items.insert(out.items.end(), seq.items.begin(), seq.items.end());
         return out;
