@@ -270,10 +270,6 @@ void Emitter::loop_nest(const std::vector<int64_t>& shape, const std::function<v
                         bool prefetch) {
   int id = counter_++;
   const bool strip = prefetch && pf_sites_ > 0 && !shape.empty() && shape.back() >= 64 && shape.back() % 16 == 0;
-  if (strip) {  // the loads' predictions go into the queue here, where they are consumed
-    for (const std::string& note : pf_pending_) line(note);
-    pf_pending_.clear();
-  }
   open("");  // scope of the nest
   memo_.emplace_back();
   Idx idx;
@@ -285,12 +281,15 @@ void Emitter::loop_nest(const std::vector<int64_t>& shape, const std::function<v
     }
     std::string iv = fmt::format("i{}_{}", id, d);
     // Innermost loop, when a load queued the next program's rows (tr_pf_note): strip-mined
-    // by 16, one prefetch per strip; the inner 16 iterations still vectorize.
+    // by 256 (or the largest of 64, 16 dividing it), one prefetched line per 16 elements
+    // before each strip; the constant-length inner loop vectorizes at full width (a strip of
+    // 16 held 16-bit operands to half-width vectors).
     if (d + 1 == shape.size() && strip) {
+      const int64_t len = shape[d] % 256 == 0 ? 256 : shape[d] % 64 == 0 ? 64 : 16;
       std::string sb = fmt::format("ib{}", id);
-      open(fmt::format("for (int64_t {0} = 0; {0} < {1}; {0} += 16)", sb, shape[d]));
-      line("tr_pf_step(pf);");
-      open(fmt::format("for (int64_t {0} = {1}; {0} < {1} + 16; ++{0})", iv, sb));
+      open(fmt::format("for (int64_t {0} = 0; {0} < {1}; {0} += {2})", sb, shape[d], len));
+      line(fmt::format("tr_pf_step(pf, {});", len / 16));
+      open(fmt::format("for (int64_t {0} = {1}; {0} < {1} + {2}; ++{0})", iv, sb, len));
       ++loops;
     } else {
       open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", iv, shape[d]));
@@ -324,7 +323,8 @@ void Emitter::materialize_into(const std::string& dst, const Value* v) {
     if (name(v) != dst) line(fmt::format("memcpy({}, {}, {});", dst, name(v), bytes_of(v->type)));
     return;
   }
-  loop_nest(v->type.shape, [&](const Idx& i) { line(fmt::format("{}[{}] = {};", dst, i.lin, elem(v, i))); });
+  loop_nest(v->type.shape, [&](const Idx& i) { line(fmt::format("{}[{}] = {};", dst, i.lin, elem(v, i))); },
+            /*prefetch=*/cost_of(v).heavy);  // values computed into an array (a loop's carried tensor)
 }
 
 void Emitter::assign(const std::string& dst, const Value* v) {
@@ -508,8 +508,11 @@ void Emitter::emit_materialized(const Op& op) {
     }
   }
   std::string n = declare_array(r->type, "v");
+  bool heavy = (op.kind == OpKind::Math && op.math_fn() != ir::MathFn::Abs) ||
+               (op.kind == OpKind::Div && !r->type.is_ptr && ir::is_float(r->type.scalar));
+  for (const Value* o : op.operands) heavy = heavy || cost_of(o).heavy;
   loop_nest(r->type.shape, [&](const Idx& i) { line(fmt::format("{}[{}] = {};", n, i.lin, compute(op, 0, i))); },
-            /*prefetch=*/true);
+            /*prefetch=*/heavy);
   bind(r, n, Storage::Array);
 }
 
@@ -702,6 +705,7 @@ std::string Emitter::render() {
         "  for (int64_t p = first; p < end; ++p) {\n"
         "    const int64_t rest = p / gx;\n"
         "    pf.n = pf.i = 0;\n"
+        "    pf.seen = 0;\n"
         "    tr_program(args, grid, (int32_t)(p % gx), (int32_t)(rest % gy), (int32_t)(rest / gy), host, &pf);\n"
         "  }\n";
   if (streams_) tu += "  tr_stream_fence();  // non-temporal stores are weakly ordered\n";

@@ -37,6 +37,9 @@ using ir::Value;
 
 namespace {
 
+// Elements per chunk of a store row's value loop (Emitter::emit_fast_access): 1 KiB of fp32.
+constexpr int64_t kStoreChunk = 256;
+
 /// An integer tensor as base + sum_d coef[d] * i_d (exact math; C++ __int128 expressions).
 struct Affine {
   std::string base;
@@ -356,15 +359,9 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const
     g += (g.empty() ? "" : " && ") + s;
   }
   const bool guarded = !g.empty();
-  // A top-level rank-1 load read in place predicts the next program's row (tr_pf): the row
-  // is kept in a local here, and the note is emitted by the next compute loop, which
-  // prefetches it (loop_nest); with no such loop the local is dead code.
-  std::string pf_row;
-  if (is_load && !alias.empty() && rank == 1 && op.parent == &fn_.body && pf_sites_ < 8) {
-    pf_row = fresh("pfrow");
-    line(fmt::format("const void* {} = nullptr;", pf_row));
-    pf_pending_.push_back(fmt::format("tr_pf_note(pf, {}, {}, {});", pf_sites_++, pf_row, L * ir::byte_size(ptr->type.scalar)));
-  }
+  // A rank-1 load (at any loop depth) predicts the next program's row from each row it reads
+  // (tr_pf_note, the prelude); the compute loops after it prefetch the predictions.
+  const int pf_site = is_load && rank == 1 && pf_sites_ < 8 ? pf_sites_++ : -1;
   if (guarded) {
     std::string ok = fresh("fast");
     line(fmt::format("const bool {} = {};", ok, g));
@@ -378,11 +375,9 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const
   // per op and launch from the bytes the whole grid writes through it; not in kernels with
   // atomics, whose ordering non-temporal stores would weaken.
   const int esize = ir::byte_size(ptr->type.scalar);
-  std::string nt, ntbuf;
-  int64_t chunk = 0;
+  std::string nt;
   if (!is_load && T.find('*') + 1 == T.size() && may_stream_ && L * esize >= 256 && !heavy_in_place(val)) {
     nt = fresh("nt");
-    chunk = std::min<int64_t>(L, 1024 / esize);
     line(fmt::format("const bool {} = TR_STREAM && host->stream_min_bytes >= 0 && (double)grid[0] * grid[1] * grid[2] "
                      "* {}.0 >= (double)host->stream_min_bytes;",
                      nt, ptr->type.numel() * esize));
@@ -424,9 +419,10 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const
     });
   }
   std::string j = fmt::format("j{}", id);
-  // fp16 stores of values computed in fp32: the row's fp32 results go to a local array,
-  // then one bulk RNE conversion (tr_f2h_n) writes them.
-  std::string f32_row;
+  // fp16 / bf16 stores of values computed in fp32 and rounded once (rounds_from_f32): the
+  // values go to a local fp32 chunk, then one bulk RNE conversion (tr_f2h_n, tr_f2bf_n)
+  // writes them.
+  const bool f32_round = !is_load && rounds_from_f32(val);
   auto lane = [&](const std::string& start, const std::string& end, bool valid) {
     open(fmt::format("for (int64_t {0} = {1}; {0} < {2}; ++{0})", j, start, end));
     memo_.emplace_back();
@@ -436,56 +432,74 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const
     if (is_load) {
       std::string v = valid ? fmt::format("{}[{}]", rp, j) : (other ? elem(other, i) : zero_of(ir::Type::of(ptr->type.scalar)));
       line(fmt::format("{}[{} + {}] = {};", dst, lb, j, v));
-    } else if (!f32_row.empty()) {
-      line(fmt::format("{}[{}] = {};", f32_row, j, unrounded_f16(val, i)));
     } else {
       line(fmt::format("{}[{}] = {};", rp, j, elem(val, i)));
     }
     memo_.pop_back();
     close();
   };
-  // A store row in chunks of `chunk` elements, each written to `ntbuf` and streamed out
-  // when `nt` holds, else straight to the row (one copy of the value code either way).
-  auto streamed_lanes = [&]() {
-    const std::string c = fresh("c"), n = fresh("n"), wp = fresh("wp");
+  // A store row in chunks of kStoreChunk elements, when loads before it predict the next
+  // program's rows and the row computes enough per byte to leave the memory system idle
+  // (fp16 / bf16 conversions, or a math function or division: a burst of one prefetched line
+  // per 16 elements before each chunk; bursts of 16 lines measured as good as one line per
+  // 16 elements; cheap fp32 rows are left to the hardware prefetchers, which software
+  // prefetches only disturbed there), when it may stream (each chunk goes to a local buffer, streamed out when
+  // `nt` holds, else straight to the row: one copy of the value code either way), or when
+  // it rounds from fp32 (each chunk's fp32 values go to a local buffer and are converted by
+  // one bulk call). A chunk keeps the local buffers in L1: a whole-row fp32 buffer of a
+  // 4096-wide block is 16 KiB, and with the row's decoded operands it overflowed L1.
+  const bool prefetch = !is_load && pf_sites_ > 0 && L >= 64 &&
+                        (ptr->type.scalar == ScalarType::F16 || ptr->type.scalar == ScalarType::BF16 || cost_of(val).heavy);
+  auto chunked_lanes = [&]() {
+    const int64_t chunk = std::min<int64_t>(L, kStoreChunk);
+    const std::string elem_t = T.substr(0, T.size() - 1);  // the element type
+    const std::string c = fresh("c"), n = fresh("n");
+    std::string buf, wp;
+    if (f32_round) {
+      buf = fresh("f32row");
+      line(fmt::format("alignas(64) float {}[{}];", buf, chunk));
+      array_bytes_ += chunk * 4;
+    } else if (!nt.empty()) {
+      buf = fresh("ntbuf");
+      line(fmt::format("alignas(64) {} {}[{}];", elem_t, buf, chunk));
+      array_bytes_ += chunk * esize;
+    }
     open(fmt::format("for (int64_t {0} = 0; {0} < {1}; {0} += {2})", c, lim, chunk));
     line(fmt::format("const int64_t {} = tr_imin<int64_t>({}, {} - {});", n, chunk, lim, c));
-    line(fmt::format("{} const {} = {} ? {} : {} + {};", T, wp, nt, ntbuf, rp, c));
+    if (prefetch) line(fmt::format("tr_pf_step(pf, {});", (chunk + 15) / 16));
+    if (!f32_round && !nt.empty()) {
+      wp = fresh("wp");
+      line(fmt::format("{} const {} = {} ? {} : {} + {};", T, wp, nt, buf, rp, c));
+    }
     open(fmt::format("for (int64_t {0} = 0; {0} < {1}; ++{0})", j, n));
     memo_.emplace_back();
     Idx i = row;
     i.dims.push_back(fmt::format("({} + {})", c, j));
     i.lin = fmt::format("({} + {} + {})", lb, c, j);
-    line(fmt::format("{}[{}] = {};", wp, j, elem(val, i)));
+    if (f32_round) line(fmt::format("{}[{}] = {};", buf, j, unrounded_f16(val, i)));
+    else if (!wp.empty()) line(fmt::format("{}[{}] = {};", wp, j, elem(val, i)));
+    else line(fmt::format("{}[{} + {}] = {};", rp, c, j, elem(val, i)));
     memo_.pop_back();
     close();
-    line(fmt::format("if ({}) tr_stream_n({} + {}, {}, {} * (int64_t)sizeof(*{}));", nt, rp, c, ntbuf, n, rp));
+    if (f32_round) {
+      const char* conv = ptr->type.scalar == ScalarType::BF16 ? "tr_f2bf_n" : "tr_f2h_n";
+      if (nt.empty()) line(fmt::format("{}({} + {}, {}, {});", conv, rp, c, buf, n));
+      else line(fmt::format("if ({0}) {1}_stream({2} + {3}, {4}, {5}); else {1}({2} + {3}, {4}, {5});", nt, conv, rp, c, buf, n));
+    } else if (!nt.empty()) {
+      line(fmt::format("if ({}) tr_stream_n({} + {}, {}, {} * (int64_t)sizeof(*{}));", nt, rp, c, buf, n, rp));
+    }
     close();
   };
-  if (!is_load && rounds_from_f32(val)) {
-    f32_row = fresh("f32row");
-    line(fmt::format("alignas(64) float {}[{}];", f32_row, L));
-    array_bytes_ += static_cast<int64_t>(L) * 4;
-  }
   const bool aliased = is_load && !alias.empty() && rank == 1;
-  if (!pf_row.empty()) line(fmt::format("{} = {};", pf_row, rp));
+  if (pf_site >= 0) line(fmt::format("tr_pf_note(pf, {}, {}, {});", pf_site, rp, L * esize));
   if (aliased) {  // every lane valid: read the block where it lies (load_may_alias)
     open(fmt::format("if ({} == {})", lim, L));
     line(fmt::format("{} = {};", alias, rp));
     close();
     open("else");
   }
-  if (!nt.empty() && f32_row.empty()) {
-    ntbuf = fresh("ntbuf");
-    line(fmt::format("alignas(64) {} {}[{}];", T.substr(0, T.size() - 1), ntbuf, chunk));  // the element type
-    streamed_lanes();
-  } else {
-    lane("0", lim, true);
-  }
-  if (!f32_row.empty()) {
-    if (nt.empty()) line(fmt::format("tr_f2h_n({}, {}, {});", rp, f32_row, lim));
-    else line(fmt::format("if ({0}) tr_f2h_n_stream({1}, {2}, {3}); else tr_f2h_n({1}, {2}, {3});", nt, rp, f32_row, lim));
-  }
+  if (!is_load && (prefetch || !nt.empty() || f32_round)) chunked_lanes();
+  else lane("0", lim, true);
   if (is_load && (!prefixes.empty() || !row_terms.empty())) lane(lim, std::to_string(L), false);
   if (aliased) close();
   for (int k = 0; k < loops; ++k) close();
@@ -494,29 +508,36 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const
   return guarded ? FastAccess::kGuarded : FastAccess::kAlways;
 }
 
-bool Emitter::heavy_in_place(const Value* v) {
-  bool heavy = false, in_place = false;
+Emitter::ValueCost Emitter::cost_of(const Value* v) {
+  ValueCost c;
   std::unordered_set<const Value*> seen;
   std::function<void(const Value*)> walk = [&](const Value* x) {
     if (x->type.is_scalar() || !seen.insert(x).second) return;
     if (storage(x) == Storage::Array) {
       if (!twin(x))
         for (const AliasedLoad& a : aliased_loads)
-          if (a.ptr == name(x)) in_place = true;
+          if (a.ptr == name(x)) c.in_place = true;
       return;
     }
     if (storage(x) != Storage::Virtual || !x->def) return;
     const Op& op = *x->def;
-    if (op.kind == OpKind::Math && op.math_fn() != ir::MathFn::Abs) heavy = true;
-    if (op.kind == OpKind::Div && !x->type.is_ptr && ir::is_float(x->type.scalar)) heavy = true;
+    if (op.kind == OpKind::Math && op.math_fn() != ir::MathFn::Abs) c.heavy = true;
+    if (op.kind == OpKind::Div && !x->type.is_ptr && ir::is_float(x->type.scalar)) c.heavy = true;
     for (const Value* o : op.operands) walk(o);
   };
   walk(v);
-  return heavy && in_place;
+  return c;
+}
+
+bool Emitter::heavy_in_place(const Value* v) {
+  const ValueCost c = cost_of(v);
+  return c.heavy && c.in_place;
 }
 
 bool Emitter::rounds_from_f32(const Value* v) const {
-  if (storage(v) != Storage::Virtual || !v->def || v->type.is_ptr || v->type.scalar != ScalarType::F16) return false;
+  if (storage(v) != Storage::Virtual || !v->def || v->type.is_ptr ||
+      (v->type.scalar != ScalarType::F16 && v->type.scalar != ScalarType::BF16))
+    return false;
   const Op& op = *v->def;
   switch (op.kind) {
     case OpKind::Cast: {
@@ -539,7 +560,7 @@ std::string Emitter::unrounded_f16(const Value* v, const Idx& idx) {
       return elem(op.operands[0], idx);
     case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: {
       const char* o = op.kind == OpKind::Add ? "+" : op.kind == OpKind::Sub ? "-" : op.kind == OpKind::Mul ? "*" : "/";
-      // elementwise_expr's fp16 arithmetic, without its final tr_f2h
+      // elementwise_expr's fp16 / bf16 arithmetic, without its final tr_f2h / tr_f2bf
       return fmt::format("({} {} {})", compute_elem(op.operands[0], idx), o, compute_elem(op.operands[1], idx));
     }
     default:

@@ -127,8 +127,9 @@ class Emitter {
   /// The name of `v`'s own decoded twin array, or nullptr.
   const std::string* twin(const ir::Value* v) const;
   /// Emits a loop nest over `shape` (innermost = last dimension) calling `body` inside.
-  /// `prefetch`: a compute loop (an array materialized from values); when top-level loads
-  /// predicted the next program's rows (tr_pf_note), its innermost loop prefetches them.
+  /// `prefetch`: a compute loop heavy enough per element (ValueCost::heavy) to leave the
+  /// memory system idle; when loads before it predict the next program's rows (tr_pf_note),
+  /// its innermost loop prefetches them.
   void loop_nest(const std::vector<int64_t>& shape, const std::function<void(const Idx&)>& body,
                  bool prefetch = false);
   /// Row-major linear index / per-dimension indices of `i` in a tensor of `shape`.
@@ -199,9 +200,10 @@ class Emitter {
   void snapshot_aliased_loads(const std::function<std::string(const AliasedLoad&)>& overlap_with);
   std::vector<AliasedLoad> aliased_loads;  ///< in scope now (emit_block pops its own)
 
-  /// For an fp16 value computed in fp32 and rounded once at the end (a virtual cast from
-  /// fp32 with RNE, or fp16 + - * /), the fp32 expression before that rounding at `idx`;
-  /// "" otherwise. The fast store then converts a whole row with tr_f2h_n (same bits).
+  /// For an fp16 / bf16 value computed in fp32 and rounded once at the end (a virtual cast
+  /// from fp32 with RNE, or fp16 / bf16 + - * /), the fp32 expression before that rounding
+  /// at `idx`; "" otherwise. The fast store then converts its row a chunk at a time with
+  /// tr_f2h_n / tr_f2bf_n (same bits).
   std::string unrounded_f16(const ir::Value* v, const Idx& idx);
   /// True when computing `v` per element both reads a block in place from memory (an
   /// aliased load without a decoded twin) and does heavy arithmetic on it (a math function
@@ -209,6 +211,14 @@ class Emitter {
   /// ones measured slower there (SwiGLU bf16, 2026-12-01: 19 -> 25 ms), while rows computed
   /// from L1-resident arrays or by cheap arithmetic gain from them.
   bool heavy_in_place(const ir::Value* v);
+  /// What computing `v` per element involves: `heavy`, a math function other than abs or a
+  /// float division; `in_place`, reading a block in place from memory (an aliased load
+  /// without a decoded twin).
+  struct ValueCost {
+    bool heavy = false;
+    bool in_place = false;
+  };
+  ValueCost cost_of(const ir::Value* v);
   /// True when unrounded_f16(v, ...) has that form (checks the ops only, emits nothing).
   bool rounds_from_f32(const ir::Value* v) const;
 
@@ -324,8 +334,7 @@ class Emitter {
   bool has_atomics_ = false;  // the kernel has atomics (OpenCL C: its loads are then volatile)
   bool may_stream_ = false;  // the kernel may use streaming stores (it has no atomics)
   bool streams_ = false;     // some store was rendered with a streaming path
-  int pf_sites_ = 0;         // top-level rank-1 loads that predict the next program's row
-  std::vector<std::string> pf_pending_;  // their tr_pf_note calls, emitted by the next compute loop
+  int pf_sites_ = 0;         // rank-1 loads that predict the next program's rows (tr_pf_note)
   int64_t array_bytes_ = 0;  // see array_bytes()
 };
 

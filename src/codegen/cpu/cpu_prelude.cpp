@@ -93,6 +93,34 @@ static inline void tr_f2h_n(uint16_t* __restrict d, const float* __restrict s, i
 #endif
   for (; i < n; ++i) d[i] = tr_f2h(s[i]);
 }
+// n floats rounded to bf16 (RNE), the same bits as tr_f2bf element by element: the bf16
+// store fast paths convert their fp32 results here, a chunk at a time. With AVX512-BF16 32
+// lanes per vcvtne2ps2bf16, which rounds to nearest even and quiets a NaN keeping its top
+// payload bits exactly as tr_f2bf does, but flushes subnormal inputs to zero: a group of 32
+// holding a subnormal (vfpclassps, class 0x20) takes the scalar path. Checked over all 2^32
+// floats by tests/unit/codegen/cpu/cpu_prelude_test.cpp. tr_f2bf vectorized costs ~11
+// vector ops per 16 lanes (masks, the rounding bias, a two-source pack), this one ~2.
+static inline void tr_f2bf_n(uint16_t* __restrict d, const float* __restrict s, int64_t n) {
+  int64_t i = 0;
+#if defined(__AVX512BF16__) && defined(__AVX512DQ__)
+  typedef float tr_v16f __attribute__((vector_size(64)));
+  typedef short tr_v32s __attribute__((vector_size(64)));
+  for (; i + 32 <= n; i += 32) {
+    tr_v16f lo, hi;
+    memcpy(&lo, s + i, sizeof lo);
+    memcpy(&hi, s + i + 16, sizeof hi);
+    if (__builtin_ia32_fpclassps512_mask(lo, 0x20, (unsigned short)0xffff) |
+        __builtin_ia32_fpclassps512_mask(hi, 0x20, (unsigned short)0xffff)) {
+      for (int64_t k = i; k < i + 32; ++k) d[k] = tr_f2bf(s[k]);
+      continue;
+    }
+    tr_v32s r;
+    __asm__("vcvtne2ps2bf16 %2, %1, %0" : "=v"(r) : "v"(hi), "v"(lo));  // lanes 0-15 from lo
+    memcpy(d + i, &r, sizeof r);
+  }
+#endif
+  for (; i < n; ++i) d[i] = tr_f2bf(s[i]);
+}
 // n fp16 values decoded to floats, the same bits as tr_h2f element by element (exact; NaN
 // quiet with its payload kept): the renderer fills an fp16 load's "decoded twin" with it
 // when the load's value is used as a number (Emitter::decoded), so consumers read floats.
@@ -179,43 +207,62 @@ TR_INLINE void tr_stream_fence() {
 // ---- prefetching the next program's rows ------------------------------------------------------
 // A program that reads a row from memory and then computes on it (softmax: a reduction, an
 // exp per element, a second reduction) leaves the memory system idle while it computes, and
-// the next program starts with a cold row. tritium_run keeps, per rank-1 load at the
-// kernel's top level ("site"), the row the previous program read; a program that reads its
-// row at `r` predicts the next program's at r + (r - previous), as a stride prefetcher does,
-// and queues it (the note is emitted just before the program's first compute loop). The
-// strip-mined compute loops (loop_nest) then prefetch one line of the queue per 16
-// elements, so the next rows arrive while this program computes.
+// the next program starts with a cold row. tritium_run keeps, per rank-1 load ("site"), the
+// row the site read first in the previous program; when a program's first row at that site
+// is `r`, the program stride is r - previous, as a stride prefetcher finds it. Every row the
+// site then reads in this program, at any loop depth, predicts the next program's row at
+// row + stride and queues it (tr_pf_note, emitted by the load). The strip-mined compute
+// loops (loop_nest, and the value loops of row stores) prefetch one line of the queue per 16
+// elements (in strips of up to 256), so the next program's rows arrive while this program computes: memory and
+// arithmetic overlap, which the hardware prefetchers (that stop at 4 KiB pages) leave to
+// chance. Measured on the 2-core CI-class VM (docs/perf/2026-12-05-cpu-prefetch.md).
 // Prefetches are hints: a wrong prediction costs bandwidth, never a fault or a value.
 typedef struct tr_pf {
-  uintptr_t last[8];            // per site: the row the previous program read (0: none yet)
-  uintptr_t cur[8], end[8];     // this program's queue of predicted rows
-  int n, i;                     // queue length, the entry being prefetched
+  uintptr_t first[8];           // per site: the first row it read in the previous program (0: none)
+  intptr_t stride[8];           // per site: this program's first row minus that (0: no prediction)
+  uintptr_t cur[8], end[8];     // ring of predicted rows: entries i .. n-1 (mod 8) still to fetch
+  uint32_t seen;                // sites that have read a row in this program
+  int n, i;                     // rows queued / rows done in this program
 } tr_pf;
 TR_INLINE void tr_pf_note(tr_pf* pf, int site, const void* row, int64_t bytes) {
-  const uintptr_t r = (uintptr_t)row, prev = pf->last[site];
-  if (r == 0) return;  // the load took its general path: no row
-  pf->last[site] = r;
-  if (prev == 0 || prev == r || pf->n == 8) return;
-  const uintptr_t next = r + (r - prev);
-  pf->cur[pf->n] = next & ~(uintptr_t)63;
-  pf->end[pf->n] = next + (uintptr_t)bytes;
+  const uintptr_t r = (uintptr_t)row;
+  if (!(pf->seen & (1u << site))) {
+    pf->seen |= 1u << site;
+    const uintptr_t prev = pf->first[site];
+    pf->first[site] = r;
+    pf->stride[site] = prev ? (intptr_t)(r - prev) : 0;
+  }
+  if (pf->stride[site] == 0 || pf->n - pf->i == 8) return;  // the same row each program, or full
+  const uintptr_t next = r + (uintptr_t)pf->stride[site], stop = next + (uintptr_t)bytes;
+  for (int k = pf->i; k < pf->n; ++k)
+    if (pf->end[k & 7] == stop) return;  // another site (or pass) already queued this row
+  pf->cur[pf->n & 7] = next & ~(uintptr_t)63;
+  pf->end[pf->n & 7] = stop;
   ++pf->n;
 }
-TR_INLINE void tr_pf_step(tr_pf* pf) {
-  if (pf->i >= pf->n) return;
-  __builtin_prefetch((const void*)pf->cur[pf->i]);
-  pf->cur[pf->i] += 64;
-  if (pf->cur[pf->i] >= pf->end[pf->i]) ++pf->i;
+// Prefetches the next `lines` lines of the queue (compute loops call it once per strip of
+// 16 * lines elements, outside the vectorized inner loop).
+TR_INLINE void tr_pf_step(tr_pf* pf, int lines) {
+  for (; lines > 0 && pf->i != pf->n; --lines) {
+    const int k = pf->i & 7;
+    __builtin_prefetch((const void*)pf->cur[k]);
+    pf->cur[k] += 64;
+    if (pf->cur[k] >= pf->end[k]) ++pf->i;
+  }
 }
-// tr_f2h_n with streaming stores: the same bits, converted 512 at a time into a local chunk.
-static inline void tr_f2h_n_stream(uint16_t* d, const float* __restrict s, int64_t n) {
+// tr_f2h_n / tr_f2bf_n with streaming stores: the same bits, converted 512 at a time into a
+// local chunk (`conv` is one of the two; inlined).
+TR_INLINE void tr_f2x_n_stream(uint16_t* d, const float* __restrict s, int64_t n,
+                               void (*conv)(uint16_t* __restrict, const float* __restrict, int64_t)) {
   alignas(64) uint16_t buf[512];
   for (int64_t c = 0; c < n; c += 512) {
     const int64_t m = n - c < 512 ? n - c : 512;
-    tr_f2h_n(buf, s + c, m);
+    conv(buf, s + c, m);
     tr_stream_n(d + c, buf, m * (int64_t)sizeof(uint16_t));
   }
 }
+static inline void tr_f2h_n_stream(uint16_t* d, const float* __restrict s, int64_t n) { tr_f2x_n_stream(d, s, n, tr_f2h_n); }
+static inline void tr_f2bf_n_stream(uint16_t* d, const float* __restrict s, int64_t n) { tr_f2x_n_stream(d, s, n, tr_f2bf_n); }
 // True when base + sum_d c_d * [0, n_d - 1] lies within [lo, hi] (exact arithmetic): the
 // guard of the contiguous fast paths (no intermediate offset wraps).
 TR_INLINE bool tr_aff_in(__int128 lo, __int128 hi, __int128 base, __int128 c0, int64_t n0, __int128 c1, int64_t n1,
