@@ -440,16 +440,17 @@ FastAccess Emitter::emit_fast_access(const Op& op, const std::string& dst, const
   };
   // A store row in chunks of kStoreChunk elements, when loads before it predict the next
   // program's rows and the row computes enough per byte to leave the memory system idle
-  // (fp16 / bf16 conversions, or a math function or division: a burst of one prefetched line
-  // per 16 elements before each chunk; bursts of 16 lines measured as good as one line per
-  // 16 elements; cheap fp32 rows are left to the hardware prefetchers, which software
-  // prefetches only disturbed there), when it may stream (each chunk goes to a local buffer, streamed out when
-  // `nt` holds, else straight to the row: one copy of the value code either way), or when
+  // (a rounding from fp32 to fp16 / bf16, or a math function or division): a burst of one
+  // prefetched line per 16 elements before each chunk (16 lines; in a hand-written loop 8
+  // lines per 256 elements did as well as one line per 16 elements, 16 slightly worse, 64 and
+  // more clearly worse); cheap rows are left to the hardware prefetchers, which software
+  // prefetches only disturbed there. Also when it may stream (each chunk goes to a local
+  // buffer, streamed out when `nt` holds, else straight to the row: one copy of the value
+  // code either way), or when
   // it rounds from fp32 (each chunk's fp32 values go to a local buffer and are converted by
   // one bulk call). A chunk keeps the local buffers in L1: a whole-row fp32 buffer of a
   // 4096-wide block is 16 KiB, and with the row's decoded operands it overflowed L1.
-  const bool prefetch = !is_load && pf_sites_ > 0 && L >= 64 &&
-                        (ptr->type.scalar == ScalarType::F16 || ptr->type.scalar == ScalarType::BF16 || cost_of(val).heavy);
+  const bool prefetch = !is_load && pf_sites_ > 0 && L >= 64 && (f32_round || cost_of(val).heavy);
   auto chunked_lanes = [&]() {
     const int64_t chunk = std::min<int64_t>(L, kStoreChunk);
     const std::string elem_t = T.substr(0, T.size() - 1);  // the element type

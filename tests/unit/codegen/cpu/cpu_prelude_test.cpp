@@ -52,6 +52,27 @@ extern "C" __attribute__((visibility("default"))) uint16_t t_f2bf(float f) { ret
 extern "C" __attribute__((visibility("default"))) void t_f2bf_n(uint16_t* d, const float* s, int64_t n) {
   tr_f2bf_n(d, s, n);
 }
+// The next-program prefetch queue (tr_pf), driven from the test.
+static tr_pf t_pf_state;
+extern "C" __attribute__((visibility("default"))) void* t_pf_new() {  // a zeroed queue, as tritium_run starts
+  memset(&t_pf_state, 0, sizeof t_pf_state);
+  return &t_pf_state;
+}
+extern "C" __attribute__((visibility("default"))) void t_pf_program(void* p) {  // as tritium_run does
+  tr_pf* pf = (tr_pf*)p;
+  pf->n = pf->i = 0;
+  pf->seen = 0;
+}
+extern "C" __attribute__((visibility("default"))) void t_pf_note(void* p, int site, uintptr_t row, int64_t bytes) {
+  tr_pf_note((tr_pf*)p, site, (const void*)row, bytes);
+}
+extern "C" __attribute__((visibility("default"))) void t_pf_step(void* p, int lines) { tr_pf_step((tr_pf*)p, lines); }
+extern "C" __attribute__((visibility("default"))) int t_pf_pending(void* p) { return ((tr_pf*)p)->n - ((tr_pf*)p)->i; }
+extern "C" __attribute__((visibility("default"))) uintptr_t t_pf_cur(void* p) {  // the line prefetched next
+  tr_pf* pf = (tr_pf*)p;
+  return pf->cur[pf->i & 7];
+}
+extern "C" __attribute__((visibility("default"))) uintptr_t t_pf_end(void* p) { tr_pf* pf = (tr_pf*)p; return pf->end[pf->i & 7]; }
 extern "C" __attribute__((visibility("default"))) void t_h2f_n(float* d, const uint16_t* s, int64_t n) {
   tr_h2f_n(d, s, n);
 }
@@ -75,6 +96,13 @@ struct Prelude {
   void (*h2f_n)(float*, const uint16_t*, int64_t) = nullptr;
   uint16_t (*f2bf)(float) = nullptr;
   void (*f2bf_n)(uint16_t*, const float*, int64_t) = nullptr;
+  void* (*pf_new)() = nullptr;
+  void (*pf_program)(void*) = nullptr;
+  void (*pf_note)(void*, int, uintptr_t, int64_t) = nullptr;
+  void (*pf_step)(void*, int) = nullptr;
+  int (*pf_pending)(void*) = nullptr;
+  uintptr_t (*pf_cur)(void*) = nullptr;
+  uintptr_t (*pf_end)(void*) = nullptr;
   float (*fmin)(float, float) = nullptr;
   float (*fmax)(float, float) = nullptr;
   double (*dmin)(double, double) = nullptr;
@@ -99,6 +127,13 @@ const Prelude& prelude() {
     r.h2f_n = reinterpret_cast<void (*)(float*, const uint16_t*, int64_t)>(dlsym(r.so, "t_h2f_n"));
     r.f2bf = reinterpret_cast<uint16_t (*)(float)>(dlsym(r.so, "t_f2bf"));
     r.f2bf_n = reinterpret_cast<void (*)(uint16_t*, const float*, int64_t)>(dlsym(r.so, "t_f2bf_n"));
+    r.pf_new = reinterpret_cast<void* (*)()>(dlsym(r.so, "t_pf_new"));
+    r.pf_program = reinterpret_cast<void (*)(void*)>(dlsym(r.so, "t_pf_program"));
+    r.pf_note = reinterpret_cast<void (*)(void*, int, uintptr_t, int64_t)>(dlsym(r.so, "t_pf_note"));
+    r.pf_step = reinterpret_cast<void (*)(void*, int)>(dlsym(r.so, "t_pf_step"));
+    r.pf_pending = reinterpret_cast<int (*)(void*)>(dlsym(r.so, "t_pf_pending"));
+    r.pf_cur = reinterpret_cast<uintptr_t (*)(void*)>(dlsym(r.so, "t_pf_cur"));
+    r.pf_end = reinterpret_cast<uintptr_t (*)(void*)>(dlsym(r.so, "t_pf_end"));
     r.fmin = reinterpret_cast<float (*)(float, float)>(dlsym(r.so, "t_fmin"));
     r.fmax = reinterpret_cast<float (*)(float, float)>(dlsym(r.so, "t_fmax"));
     r.dmin = reinterpret_cast<double (*)(double, double)>(dlsym(r.so, "t_dmin"));
@@ -162,34 +197,45 @@ TEST(CpuPrelude, BulkHalfToFloatMatchesScalarForEveryEncoding) {
   EXPECT_EQ(bad, 0);
 }
 
-// Bulk `conv_n` against scalar `conv` for all 2^32 float bit patterns, in chunks of 2^16:
-// rows of 37 and 23 elements (vector groups plus scalar tails, and rows shorter than a
-// group) up to the chunk's last 5, then those 5; the sentinel after each row must survive.
+// Bulk `conv_n` against scalar `conv` for all 2^32 float bit patterns, in chunks of 2^16,
+// each converted as one row of 2^16 - 5 elements (every pattern but each chunk's last 5
+// goes through the vector groups; the sentinel after the row must survive) and then the
+// last 5 (the scalar tail). Every 16th chunk is converted again in rows of 37 and 23
+// elements (vector groups plus tails, and rows shorter than a group) at unaligned starts.
 // Returns the mismatches (the first five are reported).
 int64_t bulk_mismatches_over_all_floats(void (*conv_n)(uint16_t*, const float*, int64_t), uint16_t (*conv)(float),
                                         const char* name) {
   constexpr int64_t kChunk = 1 << 16;
   std::vector<float> in(kChunk);
-  std::vector<uint16_t> out(kChunk + 1);
+  std::vector<uint16_t> out(kChunk + 1), want(kChunk);
   int64_t bad = 0;
+  auto compare = [&](const char* how) {
+    for (int64_t i = 0; i < kChunk; ++i)
+      if (out[i] != want[i] && ++bad <= 5)
+        ADD_FAILURE() << name << " (" << how << "), float 0x" << std::hex << bits_of(in[i]) << ": bulk 0x" << out[i]
+                      << ", scalar 0x" << want[i];
+  };
+  auto row = [&](int64_t start, int64_t n) {
+    const uint16_t keep = out[start + n];
+    out[start + n] = 0xbeef;
+    conv_n(out.data() + start, in.data() + start, n);
+    if (out[start + n] != 0xbeef && ++bad <= 5) ADD_FAILURE() << name << " wrote past its row";
+    out[start + n] = keep;
+  };
   for (uint64_t base = 0; base < (uint64_t{1} << 32); base += kChunk) {
     for (int64_t i = 0; i < kChunk; ++i) in[i] = float_of(static_cast<uint32_t>(base + i));
-    for (int64_t start = 0; start < kChunk - 5;) {
-      const int64_t n = std::min<int64_t>((start / 37) % 2 ? 23 : 37, kChunk - 5 - start);
-      const uint16_t keep = out[start + n];
-      out[start + n] = 0xbeef;
-      conv_n(out.data() + start, in.data() + start, n);
-      if (out[start + n] != 0xbeef && ++bad <= 5) ADD_FAILURE() << name << " wrote past its row";
-      out[start + n] = keep;
+    for (int64_t i = 0; i < kChunk; ++i) want[i] = conv(in[i]);
+    row(0, kChunk - 5);
+    row(kChunk - 5, 5);
+    compare("one row");
+    if ((base / kChunk) % 16 != 0) continue;
+    std::fill(out.begin(), out.end(), 0);
+    for (int64_t start = 0; start < kChunk;) {
+      const int64_t n = std::min<int64_t>((start / 37) % 2 ? 23 : 37, kChunk - start);
+      row(start, n);
       start += n;
     }
-    conv_n(out.data() + kChunk - 5, in.data() + kChunk - 5, 5);
-    for (int64_t i = 0; i < kChunk; ++i) {
-      const uint16_t want = conv(in[i]);
-      if (out[i] != want && ++bad <= 5)
-        ADD_FAILURE() << name << ", float 0x" << std::hex << bits_of(in[i]) << ": bulk 0x" << out[i] << ", scalar 0x"
-                      << want;
-    }
+    compare("short rows");
   }
   return bad;
 }
@@ -208,6 +254,53 @@ TEST(CpuPrelude, BulkFloatToBf16MatchesScalarForAllFloats) {
   EXPECT_EQ(bulk_mismatches_over_all_floats(p.f2bf_n, p.f2bf, "tr_f2bf_n"), 0);
 }
 
+
+// The prefetch queue: the program stride comes from each site's first row in consecutive
+// programs; every row the site reads then queues the row one stride ahead; a site with
+// stride 0 (the same row every program) queues nothing; a row another site already queued
+// is not queued twice; the ring holds 8 rows; a step prefetches lines in order and moves to
+// the next row at the end of one.
+TEST(CpuPrelude, PrefetchQueuePredictsRowsAtTheProgramStride) {
+  const Prelude& p = prelude();
+  ASSERT_NE(p.pf_new, nullptr) << dlerror();
+  void* pf = p.pf_new();
+  const uintptr_t x = 0x100000, w = 0x900000, stride = 0x2000;
+  // Program 0: nothing to compare with yet.
+  p.pf_program(pf);
+  p.pf_note(pf, 0, x, 1024);
+  p.pf_note(pf, 1, w, 1024);
+  EXPECT_EQ(p.pf_pending(pf), 0);
+  // Program 1 reads its row in two blocks (site 0 in a loop), then the weights (site 1).
+  p.pf_program(pf);
+  p.pf_note(pf, 0, x + stride, 1024);
+  p.pf_note(pf, 0, x + stride + 1024, 1024);
+  p.pf_note(pf, 1, w, 1024);  // stride 0: nothing
+  p.pf_note(pf, 2, x + stride, 1024);  // site 2 (a second pass): its first program, nothing
+  ASSERT_EQ(p.pf_pending(pf), 2);
+  EXPECT_EQ(p.pf_cur(pf), x + 2 * stride);
+  EXPECT_EQ(p.pf_end(pf), x + 2 * stride + 1024);
+  p.pf_step(pf, 15);  // 15 of the row's 16 lines
+  EXPECT_EQ(p.pf_cur(pf), x + 2 * stride + 15 * 64);
+  p.pf_step(pf, 1);  // the last line: on to the second block
+  ASSERT_EQ(p.pf_pending(pf), 1);
+  EXPECT_EQ(p.pf_cur(pf), x + 2 * stride + 1024);
+  // Program 2: site 2 now has a stride and queues the row site 0 already queued: once.
+  p.pf_program(pf);
+  EXPECT_EQ(p.pf_pending(pf), 0);
+  p.pf_note(pf, 0, x + 2 * stride, 1024);
+  p.pf_note(pf, 2, x + 2 * stride, 1024);
+  EXPECT_EQ(p.pf_pending(pf), 1);
+  // A negative stride (rows in reverse) predicts downwards; the ring stops at 8 rows.
+  p.pf_program(pf);
+  p.pf_note(pf, 0, x, 64);  // stride -2 * stride from program 2
+  EXPECT_EQ(p.pf_cur(pf), x - 2 * stride);
+  for (int k = 1; k < 12; ++k) p.pf_note(pf, 0, x + k * 4096, 64);
+  EXPECT_EQ(p.pf_pending(pf), 8);
+  p.pf_step(pf, 100);  // one line per row: all 8 prefetched, then nothing left
+  EXPECT_EQ(p.pf_pending(pf), 0);
+  p.pf_step(pf, 1);
+  EXPECT_EQ(p.pf_pending(pf), 0);
+}
 
 TEST(CpuPrelude, FloatToBf16RoundsLikeTheReferenceConverter) {
   const Prelude& p = prelude();
