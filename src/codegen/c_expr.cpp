@@ -200,6 +200,10 @@ std::string CExpr::to_compute(ScalarType t, const std::string& e) {
   }
 }
 
+std::string CExpr::to_compute_arith(ScalarType t, const std::string& e) {
+  return t == ScalarType::BF16 ? "tr_bf2f_nq(" + e + ")" : to_compute(t, e);
+}
+
 std::string CExpr::from_compute(ScalarType t, const std::string& e) {
   switch (t) {
     case ScalarType::F16: return "tr_f2h(" + e + ")";
@@ -338,7 +342,15 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
   const bool b1 = !ptr && S == ScalarType::I1;
   const std::string T = ctype(in.element());
   // Operand k in the compute type: its decoded twin's element, or converted here.
-  auto F = [&](size_t k) { return k < dec.size() && !dec[k].empty() ? dec[k] : to_compute(S, a[k]); };
+  // Operands of arithmetic whose result is rounded back to S (which quiets a NaN) or is a
+  // comparison need no quieting of their own (to_compute_arith).
+  const bool requiets = op.kind == OpKind::Add || op.kind == OpKind::Sub || op.kind == OpKind::Mul ||
+                        op.kind == OpKind::Div || op.kind == OpKind::Cmp || op.kind == OpKind::Min ||
+                        op.kind == OpKind::Max;
+  auto F = [&](size_t k) {
+    if (k < dec.size() && !dec[k].empty()) return dec[k];
+    return requiets ? to_compute_arith(S, a[k]) : to_compute(S, a[k]);
+  };
   auto W = [&](const std::string& e) { return from_compute(S, e); };
   auto bin = [&](const char* o) { return W(fmt::format("({} {} {})", F(0), o, F(1))); };
 

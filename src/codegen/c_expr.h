@@ -67,6 +67,10 @@ class CExpr {
   static std::string compute_type(ir::ScalarType t);
   /// Converts a stored value to its compute type (exact) and back (rounding to nearest).
   static std::string to_compute(ir::ScalarType t, const std::string& e);
+  /// to_compute for a value whose only uses are IEEE arithmetic, comparisons or a rounding
+  /// back to a 16-bit type, which quiet a signaling NaN themselves: bf16 skips its quieting
+  /// (tr_bf2f_nq); every other type is to_compute.
+  static std::string to_compute_arith(ir::ScalarType t, const std::string& e);
   static std::string from_compute(ir::ScalarType t, const std::string& e);
   /// A C++ literal of type `t` holding zero.
   static std::string zero_of(const ir::Type& t);

@@ -383,7 +383,51 @@ std::string Emitter::compute(const Op& op, int result, const Idx& idx) {
     args.push_back(elem(o, idx));
     dec.push_back(decoded(o, idx));
   }
+  if (op.kind == OpKind::Cast && r->type.scalar == ir::ScalarType::F32 && !r->type.is_ptr &&
+      op.operands[0]->type.scalar == ir::ScalarType::BF16 && !op.operands[0]->type.is_ptr && only_quieting_uses(r))
+    return to_compute_arith(ir::ScalarType::BF16, args[0]);
   return elementwise_expr(op, args, dec);
+}
+
+bool Emitter::only_quieting_uses(const Value* v, int depth) const {
+  if (depth > 8) return false;
+  const auto& us = users(v);
+  if (us.empty()) return false;
+  // Ops that pass a NaN operand through as it is: its quieting is left to their own uses.
+  auto passes_through = [](const Op& u) {
+    switch (u.kind) {
+      case OpKind::Select: case OpKind::Max: case OpKind::Min:
+        return true;
+      case OpKind::Reduce:  // a combine made only of the above and arithmetic
+        if (u.regions.size() != 1) return false;
+        for (auto& o : u.body().ops)
+          switch (o->kind) {
+            case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Max: case OpKind::Min:
+            case OpKind::Select: case OpKind::Cmp: case OpKind::Yield:
+              break;
+            default:
+              return false;
+          }
+        return true;
+      default:
+        return is_view(u.kind);
+    }
+  };
+  for (const Op* u : us) {
+    switch (u->kind) {
+      case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Cmp:
+      case OpKind::Dot:
+        continue;  // IEEE arithmetic returns a signaling NaN quiet; a comparison yields a bool
+      case OpKind::Math:  // tr_expf / tr_exp2f return x + x for a NaN
+        if (u->math_fn() == ir::MathFn::Exp || u->math_fn() == ir::MathFn::Exp2) continue;
+        return false;
+      default:
+        if (!passes_through(*u)) return false;
+        for (const Value* ur : u->results)
+          if (!only_quieting_uses(ur, depth + 1)) return false;
+    }
+  }
+  return true;
 }
 
 Idx Emitter::view_source(const Op& op, int result, const Idx& idx) {
@@ -478,7 +522,8 @@ std::string Emitter::decoded(const Value* v, const Idx& idx) {
 
 std::string Emitter::compute_elem(const Value* v, const Idx& idx) {
   std::string d = decoded(v, idx);
-  return d.empty() ? to_compute(v->type.scalar, elem(v, idx)) : d;
+  // Its callers do arithmetic on it (dot operands, unrounded 16-bit arithmetic).
+  return d.empty() ? to_compute_arith(v->type.scalar, elem(v, idx)) : d;
 }
 
 const std::string* Emitter::twin(const Value* v) const {

@@ -70,6 +70,7 @@ class Emitter {
   std::string ctype(const ir::Type& t) const { return cx_.type(t); }
   static std::string compute_type(ir::ScalarType t) { return CExpr::compute_type(t); }
   static std::string to_compute(ir::ScalarType t, const std::string& e) { return CExpr::to_compute(t, e); }
+  static std::string to_compute_arith(ir::ScalarType t, const std::string& e) { return CExpr::to_compute_arith(t, e); }
   static std::string from_compute(ir::ScalarType t, const std::string& e) { return CExpr::from_compute(t, e); }
   std::string literal(const ir::Op& constant) const { return cx_.literal(constant); }
   std::string zero_of(const ir::Type& t) const { return cx_.zero(t); }
@@ -301,6 +302,11 @@ class Emitter {
   int64_t array_bytes() const { return array_bytes_; }
   /// Ops that read `v` (each listed once per operand use).
   const std::vector<const ir::Op*>& users(const ir::Value* v) const;
+  /// Whether every use of `v` quiets a signaling NaN itself: + - * /, comparisons, dot
+  /// operands, exp / exp2, reached directly or through ops that pass a NaN on unchanged
+  /// (views, select, min / max, reductions combining with those and arithmetic). A bf16 ->
+  /// fp32 cast feeding only such uses needs no quieting of its own (CExpr::to_compute_arith).
+  bool only_quieting_uses(const ir::Value* v, int depth = 0) const;
 
  private:
   // storage analysis (cpu_codegen.cpp)
