@@ -38,8 +38,8 @@ struct CopyBandwidth {
 /// Measures the copy bandwidth of this machine: a source and a destination of `buffer_bytes`
 /// (0 picks max(256 MiB, 8 x last-level cache) so caches cannot hold them), both touched
 /// first, copied by `threads` threads (0 = all hardware threads, like the kernels), each its
-/// own slice, two ways, interleaved call by call `reps` times each after one untimed call of
-/// each: the C library's memcpy, and on x86 a streaming copy (16-byte loads, non-temporal
+/// own slice, two ways, interleaved call by call (timing.h's time_interleaved: `reps` rounds
+/// after one untimed round): the C library's memcpy, and on x86 a streaming copy (16-byte loads, non-temporal
 /// stores, which skip the read-for-ownership of each destination line, as the CPU backend's
 /// stores do; some memcpy implementations do not, e.g. glibc 2.36 on AMD EPYC measured 29
 /// GB/s against the streaming copy's 45). Each rate is 2 * buffer_bytes over the median

@@ -200,6 +200,10 @@ std::string CExpr::to_compute(ScalarType t, const std::string& e) {
   }
 }
 
+bool quiets_nan_operands(OpKind k) {
+  return k == OpKind::Add || k == OpKind::Sub || k == OpKind::Mul || k == OpKind::Div || k == OpKind::Cmp;
+}
+
 std::string CExpr::to_compute_arith(ScalarType t, const std::string& e) {
   return t == ScalarType::BF16 ? "tr_bf2f_nq(" + e + ")" : to_compute(t, e);
 }
@@ -344,9 +348,7 @@ std::string CExpr::elementwise_expr(const Op& op, const std::vector<std::string>
   // Operand k in the compute type: its decoded twin's element, or converted here.
   // Operands of arithmetic whose result is rounded back to S (which quiets a NaN) or is a
   // comparison need no quieting of their own (to_compute_arith).
-  const bool requiets = op.kind == OpKind::Add || op.kind == OpKind::Sub || op.kind == OpKind::Mul ||
-                        op.kind == OpKind::Div || op.kind == OpKind::Cmp || op.kind == OpKind::Min ||
-                        op.kind == OpKind::Max;
+  const bool requiets = quiets_nan_operands(op.kind) || op.kind == OpKind::Min || op.kind == OpKind::Max;
   auto F = [&](size_t k) {
     if (k < dec.size() && !dec[k].empty()) return dec[k];
     return requiets ? to_compute_arith(S, a[k]) : to_compute(S, a[k]);

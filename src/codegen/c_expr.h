@@ -17,6 +17,11 @@
 
 namespace tritium::codegen {
 
+/// Whether an op of kind `k` quiets a signaling NaN operand itself: + - * / (IEEE arithmetic
+/// returns it quiet) and comparisons (a bool). Operands used only there need no quieting
+/// of their own (CExpr::to_compute_arith).
+bool quiets_nan_operands(ir::OpKind k);
+
 /// The language a renderer writes: C++ (cpu, cuda: the prelude's helpers are templates)
 /// or OpenCL C 1.2 (no templates: the prelude's helpers carry the element type in their
 /// name, `tr_add_int32_t`; pointers are `__global`; the float math builtins are overloaded,

@@ -389,43 +389,37 @@ std::string Emitter::compute(const Op& op, int result, const Idx& idx) {
   return elementwise_expr(op, args, dec);
 }
 
+namespace {
+
+// Whether `u` passes a NaN operand on unchanged, leaving its quieting to its own uses: views,
+// select, min / max, and reductions whose combine is made of those and arithmetic.
+bool passes_nan_through(const Op& u) {
+  switch (u.kind) {
+    case OpKind::Select: case OpKind::Max: case OpKind::Min:
+      return true;
+    case OpKind::Reduce:
+      if (u.regions.size() != 1) return false;
+      for (auto& o : u.body().ops)
+        if (!quiets_nan_operands(o->kind) && !passes_nan_through(*o) && o->kind != OpKind::Yield) return false;
+      return true;
+    default:
+      return is_view(u.kind);
+  }
+}
+
+}  // namespace
+
 bool Emitter::only_quieting_uses(const Value* v, int depth) const {
   if (depth > 8) return false;
   const auto& us = users(v);
   if (us.empty()) return false;
-  // Ops that pass a NaN operand through as it is: its quieting is left to their own uses.
-  auto passes_through = [](const Op& u) {
-    switch (u.kind) {
-      case OpKind::Select: case OpKind::Max: case OpKind::Min:
-        return true;
-      case OpKind::Reduce:  // a combine made only of the above and arithmetic
-        if (u.regions.size() != 1) return false;
-        for (auto& o : u.body().ops)
-          switch (o->kind) {
-            case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Max: case OpKind::Min:
-            case OpKind::Select: case OpKind::Cmp: case OpKind::Yield:
-              break;
-            default:
-              return false;
-          }
-        return true;
-      default:
-        return is_view(u.kind);
-    }
-  };
   for (const Op* u : us) {
-    switch (u->kind) {
-      case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Cmp:
-      case OpKind::Dot:
-        continue;  // IEEE arithmetic returns a signaling NaN quiet; a comparison yields a bool
-      case OpKind::Math:  // tr_expf / tr_exp2f return x + x for a NaN
-        if (u->math_fn() == ir::MathFn::Exp || u->math_fn() == ir::MathFn::Exp2) continue;
-        return false;
-      default:
-        if (!passes_through(*u)) return false;
-        for (const Value* ur : u->results)
-          if (!only_quieting_uses(ur, depth + 1)) return false;
-    }
+    if (quiets_nan_operands(u->kind) || u->kind == OpKind::Dot) continue;  // multiply-adds
+    if (u->kind == OpKind::Math && (u->math_fn() == ir::MathFn::Exp || u->math_fn() == ir::MathFn::Exp2))
+      continue;  // tr_expf / tr_exp2f return x + x for a NaN
+    if (!passes_nan_through(*u)) return false;
+    for (const Value* ur : u->results)
+      if (!only_quieting_uses(ur, depth + 1)) return false;
   }
   return true;
 }
