@@ -58,6 +58,7 @@ void add_binary_elementwise(std::vector<Case>& out, const BinaryElementwise& k, 
   const std::string p = ptr_spec(t);
   c.signature = fmt::format("{}, {}, {}, {}, {}", p, p, p, int_spec(n), block);
   c.grid = {cdiv(n, block), 1, 1};
+  c.even_programs = n % block == 0;
   c.quick = quick;
   c.bytes = k.bytes(n, dtype_size(t));
   const std::string id = c.id;
@@ -108,6 +109,7 @@ void add_swiglu_rows(std::vector<Case>& out, HostDtype t, int64_t rows, int64_t 
                             ptr_spec(t), int_spec(2 * cols), int_spec(2 * cols), int_spec(cols),
                             int_spec(cols), block);
   c.grid = {rows, cdiv(cols, block), 1};
+  c.even_programs = true;  // x is the row: every row alike
   c.quick = quick;
   c.bytes = bytes_swiglu(rows * cols, s);
   const std::string id = c.id;

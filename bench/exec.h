@@ -41,6 +41,10 @@ struct ExecContext {
   /// How launches are timed (device_clock.h); run_case makes clock_for(*device) when null.
   std::shared_ptr<DeviceClock> clock;
   bool time = true;               ///< time repeated launches after the checked one
+  /// Also time each memory-bound case's cache-resident ceiling (cache_ceiling.h): set for
+  /// backends whose roof is the host's copy bandwidth. `threads` sizes its sub-grid.
+  bool cache_ceiling = false;
+  int threads = 1;
   /// Called, when set, with each output array as the checked launch left it (the bytes the
   /// kernel wrote, `tritium hash`'s input).
   std::function<void(const HostArray& output)> on_output;

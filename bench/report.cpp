@@ -59,6 +59,12 @@ double percent_of_copy(const CaseResult& r, const RunInfo& info) {
   return 100.0 * achieved_bytes_per_s(r) / info.copy.bytes_per_s;
 }
 
+double ceiling_bytes_per_s(const CaseResult& r) {
+  const double dt = r.ceiling_timing.median - r.ceiling_small_timing.median;
+  if (!r.has_ceiling || dt <= 0) return 0;
+  return (r.ceiling_bytes - r.ceiling_small_bytes) / dt;
+}
+
 std::pair<double, std::string> vendor_compute_peak(const std::vector<CaseResult>& results) {
   std::pair<double, std::string> best{0.0, ""};
   for (const CaseResult& r : results) {
@@ -133,18 +139,22 @@ std::string format_table(const std::vector<CaseResult>& results, const RunInfo& 
   std::string out;
   const bool any_compared =
       std::any_of(results.begin(), results.end(), [](const CaseResult& r) { return r.compared; });
+  const bool any_ceiling = info.copy.bytes_per_s > 0 &&
+      std::any_of(results.begin(), results.end(), [](const CaseResult& r) { return r.has_ceiling; });
   const auto row = [&](const std::string& kernel, const std::string& shape, const std::string& dtype,
                        const std::string& backend, const std::string& err, const std::string& ratio,
                        const std::string& status, const std::string& median, const std::string& rate,
-                       const std::string& pct, const std::string& vs, const std::string& noise) {
+                       const std::string& pct, const std::string& ceil, const std::string& vs,
+                       const std::string& noise) {
     out += fmt::format("{:<17} {:<15} {:<5} {:<7} {:>9} {:>8} {:<6} {:>10} {:>17} {:>6}", kernel, shape, dtype,
                        backend, err, ratio, status, median, rate, pct);
+    if (any_ceiling) out += fmt::format(" {:>6}", ceil);
     if (any_compared) out += fmt::format("  {:<20} {:<18}", vs, noise);
     while (!out.empty() && out.back() == ' ') out.pop_back();
     out += "\n";
   };
   row("kernel", "shape", "dtype", "backend", "max err", "err/tol", "result", "median", "throughput", "%roof",
-      "vs base [95% CI]", "A/A [95% CI]");
+      "%cache", "vs base [95% CI]", "A/A [95% CI]");
   int passed = 0, failed = 0;
   for (const CaseResult& r : results) {
     r.passed ? ++passed : ++failed;
@@ -153,8 +163,11 @@ std::string format_table(const std::vector<CaseResult>& results, const RunInfo& 
       pct = fmt::format("{:.3g}%", percent_of_copy(r, info));
     else if (r.timed && !r.info.memory_bound && info.compute_peak_flops > 0)
       pct = fmt::format("{:.3g}%", percent_of_compute_peak(r, info));
+    const std::string ceil = r.has_ceiling && info.copy.bytes_per_s > 0 && ceiling_bytes_per_s(r) > 0
+                                 ? fmt::format("{:.3g}%", 100.0 * ceiling_bytes_per_s(r) / info.copy.bytes_per_s)
+                                 : "-";
     row(r.info.kernel, r.info.shape, r.info.dtype, r.backend, format_err(r), format_ratio(r),
-        r.passed ? "PASS" : "FAIL", r.timed ? format_seconds(r.timing.median) : "-", format_rate(r), pct,
+        r.passed ? "PASS" : "FAIL", r.timed ? format_seconds(r.timing.median) : "-", format_rate(r), pct, ceil,
         format_speedup(r), format_noise(r));
   }
   out += fmt::format("\n{} passed, {} failed (err/tol: worst |got - ref| / allowed over all outputs; "
@@ -165,6 +178,10 @@ std::string format_table(const std::vector<CaseResult>& results, const RunInfo& 
                          ? fmt::format("the vendor library's best rate in this run, {} ({})",
                                        format_flops_rate(info.compute_peak_flops), info.compute_peak_source)
                          : std::string("no measured peak (none in this run)"));
+  if (any_ceiling)
+    out += "%cache: the same kernel on sub-grids whose arrays stay in the cache (no DRAM traffic; the extra bytes of "
+           "a larger one over its extra time, so the fixed cost of a launch cancels), as % of the copy bandwidth: its "
+           "ceiling on this machine. Under 100% the case is bound by its arithmetic here, not by memory.\n";
   for (const std::string& line : info.absent_backends) out += "not run: " + line + "\n";
   if (any_compared) {
     std::string names, earlier;
@@ -292,6 +309,23 @@ nlohmann::json to_json(const std::vector<CaseResult>& results, const RunInfo& in
         c["percent_of_copy_bandwidth"] = percent_of_copy(r, info);
       if (!r.info.memory_bound && info.compute_peak_flops > 0)
         c["percent_of_compute_peak"] = percent_of_compute_peak(r, info);
+    }
+    if (r.has_ceiling) {
+      const double rate = ceiling_bytes_per_s(r);
+      c["cache_ceiling"] = {
+          {"grid", r.ceiling_grid},
+          {"bytes", r.ceiling_bytes},
+          {"time_s", {{"median", r.ceiling_timing.median}, {"samples", r.ceiling_timing.samples}}},
+          {"small_grid_x", r.ceiling_small_x},
+          {"small_bytes", r.ceiling_small_bytes},
+          {"small_time_s", {{"median", r.ceiling_small_timing.median}, {"samples", r.ceiling_small_timing.samples}}},
+          {"bytes_per_s", rate},
+          {"method", "(bytes - small_bytes) / (median - small median), the two grids interleaved"}};
+      if (info.copy.bytes_per_s > 0 && rate > 0) {
+        c["cache_ceiling"]["percent_of_copy_bandwidth"] = 100.0 * rate / info.copy.bytes_per_s;
+        c["cache_ceiling"]["bound"] = rate < info.copy.bytes_per_s ? "compute" : "memory";
+      }
+      if (r.timed && rate > 0) c["cache_ceiling"]["percent_of_ceiling"] = 100.0 * achieved_bytes_per_s(r) / rate;
     }
     if (r.compared) {
       const Comparison& m = r.comparison;

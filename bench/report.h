@@ -61,6 +61,17 @@ struct CaseResult {
   double setup_s = 0;      ///< time to generate inputs and references
   bool compared = false;   ///< `comparison` holds an interleaved run against the baseline
   Comparison comparison;
+  /// The cache-resident ceiling (cache_ceiling.h), timed on host backends for memory-bound
+  /// cases: the same kernel on `ceiling_grid` (fewer programs along x), moving
+  /// `ceiling_bytes` per launch from the cache, interleaved with the same grid cut to
+  /// `ceiling_small_x` programs along x (`ceiling_small_bytes`).
+  bool has_ceiling = false;
+  std::array<int64_t, 3> ceiling_grid{1, 1, 1};
+  double ceiling_bytes = 0;
+  TimingResult ceiling_timing;
+  int64_t ceiling_small_x = 1;
+  double ceiling_small_bytes = 0;
+  TimingResult ceiling_small_timing;
 };
 
 /// Run-wide facts printed in the header and stored in the JSON.
@@ -96,6 +107,11 @@ double achieved_bytes_per_s(const CaseResult& r);
 double achieved_flops_per_s(const CaseResult& r);
 /// Achieved bandwidth as a percentage of the measured copy bandwidth (0 if unknown).
 double percent_of_copy(const CaseResult& r, const RunInfo& info);
+
+/// The cache-resident ceiling's rate, bytes/s: the extra bytes of the larger sub-grid over
+/// the extra median time it takes (ceiling_bytes - ceiling_small_bytes) / (median - small
+/// median); 0 without a ceiling or when the larger was not slower (noise).
+double ceiling_bytes_per_s(const CaseResult& r);
 
 /// "1.23 ms", "456 us", "2.5 s" (three significant digits).
 std::string format_seconds(double s);

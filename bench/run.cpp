@@ -153,6 +153,8 @@ int run_bench(const BenchOptions& opts) {
   // --vs FILE on cuda runs the driver too, so its LLM-sized cases are compared with FILE's.
   const bool run_driver = backend == "cuda" && (opts.vs == "auto" || opts.vs == "upstream" || !previous.is_null());
   ctx.llc_bytes = info.machine.llc_bytes;
+  ctx.cache_ceiling = info.copy.bytes_per_s > 0 && host_copy_is_roofline(backend);
+  ctx.threads = info.machine.threads;
   if (backend == "cuda") {
     const auto props = device->properties();
     const auto l2 = props.find("l2_cache_size");

@@ -32,6 +32,9 @@ struct Case {
   std::array<int64_t, 3> grid{1, 1, 1};  ///< programs along x, y, z
   bool quick = false;     ///< small size: part of the --quick set
   bool memory_bound = true;  ///< report GB/s and % of copy bandwidth (else TFLOP/s)
+  /// Every program along x moves the same bytes (whole blocks, equal rows), so a grid with
+  /// fewer programs along x moves its share of `bytes` (the cache ceiling, cache_ceiling.h).
+  bool even_programs = false;
   double bytes = 0;       ///< bytes moved (cost.h)
   double flops = 0;       ///< floating-point operations (0 for memory-bound kernels)
   /// Builds the data (seeded from the id, so deterministic), the arguments and the

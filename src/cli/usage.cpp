@@ -150,7 +150,10 @@ DESCRIPTION
     LayerNorm, SwiGLU, matmul, FlashAttention) on one backend, checks every result
     against its float64 reference and prints a table: kernel, shape, dtype, backend,
     max error vs tolerance, median time, GB/s or TFLOP/s, % of the measured copy
-    bandwidth.
+    bandwidth. On the cpu backend memory-bound cases also show %cache: the same kernel
+    with its arrays kept in the cache (two smaller grids, timed interleaved; the extra
+    bytes over the extra time), as % of the copy bandwidth. Below 100% the case is bound
+    by its arithmetic on this machine, not by memory, and %roof cannot exceed it.
 
     On the cpu backend each case that has a baseline (a plain C++ loop compiled for
     this machine on the same threads; OpenBLAS sgemm for matmul) is timed against it

@@ -113,6 +113,30 @@ TEST_F(BenchExec, CorrectKernelPassesAndIsTimed) {
   EXPECT_GT(r.timing.median, 0.0);
 }
 
+// The cache ceiling (cache_ceiling.h): with a tiny "cache" the sub-grids are 8 and 2 programs
+// per thread, launched on the same arrays and timed interleaved; their shares of the bytes
+// are recorded.
+TEST_F(BenchExec, CacheCeilingIsTimedOnASubGrid) {
+  const CaseResult r = run("add_ok", [](Case& c, ExecContext& ctx) {
+    c.even_programs = true;  // not quite (100003 is ragged), enough to exercise the path
+    ctx.cache_ceiling = true;
+    ctx.llc_bytes = 4096;
+    ctx.threads = 1;
+  });
+  ASSERT_TRUE(r.passed) << r.error;
+  ASSERT_TRUE(r.has_ceiling);
+  EXPECT_EQ(r.ceiling_grid, (std::array<int64_t, 3>{8, 1, 1}));
+  EXPECT_DOUBLE_EQ(r.ceiling_bytes, r.info.bytes * 8 / 98);
+  EXPECT_EQ(r.ceiling_small_x, 2);
+  EXPECT_DOUBLE_EQ(r.ceiling_small_bytes, r.info.bytes * 2 / 98);
+  ASSERT_EQ(r.ceiling_timing.samples.size(), 1u);  // one interleaved round: large, small
+  ASSERT_EQ(r.ceiling_small_timing.samples.size(), 1u);
+  EXPECT_GT(r.ceiling_timing.median, 0.0);
+  EXPECT_GT(r.ceiling_small_timing.median, 0.0);
+  // Off by default (GPU backends, and the tests above).
+  EXPECT_FALSE(run("add_ok").has_ceiling);
+}
+
 TEST_F(BenchExec, OutOfBoundsStoreHitsTheGuard) {
   const CaseResult r = run("add_unmasked_store");
   EXPECT_FALSE(r.passed);
