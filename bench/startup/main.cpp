@@ -1,7 +1,7 @@
 // main.cpp - `tritium-startup`: measures issue 2's startup targets on the cpu backend for
 // every compile unit of the built-in suite (see startup.h and the usage page below), prints
-// the table and the verdict, and exits 1 when a target fails. `--child` (hidden) is the
-// cached-launch process it re-executes itself as.
+// the table and the verdict, and exits 1 when a target fails. The cached-launch process is
+// tritium-startup-child (child.cpp), built beside it.
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -45,7 +45,8 @@ DESCRIPTION
                    --cold-repeat compiles. Separately timed: the
                    frontend and pass pipeline (Module::from_file + Kernel::ir) and
                    the C++ compiler alone (re-run on the generated source).
-    cached launch  N fresh processes (this program re-executed) with that warm
+    cached launch  N fresh processes (tritium-startup-child, beside this program,
+                   linked with tritium alone as a user's program is) with that warm
                    cache: load the module, compile (a disk-cache hit; checked),
                    allocate tiny buffers, launch once on grid (1, 1, 1),
                    synchronize. Reported as medians over the N runs: spawn to
@@ -155,8 +156,6 @@ std::string contention_line(const CpuSample& a, const CpuSample& b) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int64_t main_ns = monotonic_ns();  // first: the child's clock starts here
-  if (argc >= 2 && std::strcmp(argv[1], "--child") == 0) return child_main(argc, argv, main_ns);
 
   Options o;
   CLI::App app{"tritium-startup", "tritium-startup"};
@@ -199,9 +198,14 @@ int main(int argc, char** argv) {
   }
 
   std::error_code ec;
-  const std::string exe = fs::read_symlink("/proc/self/exe", ec).string();
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (ec) {
     fmt::print(stderr, "tritium-startup: error: cannot resolve /proc/self/exe: {}\n", ec.message());
+    return 1;
+  }
+  const std::string exe = (self.parent_path() / "tritium-startup-child").string();  // built beside this one
+  if (!fs::exists(exe)) {
+    fmt::print(stderr, "tritium-startup: error: {} is missing (built with tritium-startup)\n", exe);
     return 1;
   }
   std::string base_tmpl = (fs::temp_directory_path() / "tritium-startup-XXXXXX").string();

@@ -1,5 +1,5 @@
-// startup.cpp - compile units of the suite, the cold-compile measurement, and both sides of
-// the cached-launch child process (see startup.h).
+// startup.cpp - compile units of the suite, the cold-compile measurement, and the parent
+// side of the cached-launch child process (see startup.h; the child is child.cpp).
 #include "bench/startup/startup.h"
 
 #include <fcntl.h>
@@ -31,11 +31,6 @@ namespace tritium::bench::startup {
 namespace fs = std::filesystem;
 
 namespace {
-
-/// Bytes of every pointer argument of the child's launch. With integers of 16 and one
-/// program, the suite's kernels touch at most a few KiB (attention: 64 rows x stride 16 +
-/// head dim 128 elements); the rest of the 256 KiB is margin. Fresh mmap'd pages: no fill.
-constexpr size_t kTinyBytes = size_t{256} << 10;
 
 double seconds_since(int64_t start_ns) { return static_cast<double>(monotonic_ns() - start_ns) * 1e-9; }
 
@@ -152,7 +147,7 @@ ChildRun run_cached_launch(const std::string& exe, const CompileUnit& u, const s
                            const fs::path& cache_root) {
   ChildRun r;
   const std::string path = (fs::path(kernels_dir) / u.file).string();
-  std::vector<std::string> argv_s = {exe, "--child", path, u.function, u.signature};
+  std::vector<std::string> argv_s = {exe, path, u.function, u.signature};
   std::vector<std::string> env_s;
   for (char** e = environ; *e; ++e)
     if (std::strncmp(*e, "TRITIUM_CACHE_DIR=", 18) != 0) env_s.emplace_back(*e);
@@ -204,47 +199,9 @@ ChildRun run_cached_launch(const std::string& exe, const CompileUnit& u, const s
   r.compile_ms = ms(compiled_ns - field(line, "loading_ns"));
   r.cache_hits = static_cast<uint64_t>(field(line, "hits"));
   r.builds = static_cast<uint64_t>(field(line, "builds"));
+  r.input_hits = static_cast<uint64_t>(field(line, "input_hits"));
   r.ok = true;
   return r;
-}
-
-int child_main(int argc, char** argv, int64_t main_ns) {
-  if (argc != 5) {
-    std::fprintf(stderr, "tritium-startup --child: expected FILE FUNCTION SIGNATURE\n");
-    return 2;
-  }
-  try {
-    Device device = Device::get("cpu");
-    const int64_t loading_ns = monotonic_ns();
-    Module m = Module::from_file(argv[2]);
-    CompiledKernel k = m.kernel(argv[3]).compile(device, argv[4]);
-    const int64_t compiled_ns = monotonic_ns();
-    std::vector<Buffer> buffers;
-    buffers.reserve(k.arguments().size());  // Args point at the buffers: no reallocation
-    std::vector<Arg> args;
-    for (const ArgInfo& a : k.arguments()) {
-      if (a.is_pointer) {
-        buffers.push_back(device.alloc(kTinyBytes));
-        args.emplace_back(buffers.back());
-      } else if (a.dtype.rfind("fp", 0) == 0 || a.dtype.rfind("bf", 0) == 0) {
-        args.emplace_back(1.0);
-      } else {
-        args.emplace_back(int64_t{a.equal_to_1 || a.dtype == "i1" ? 1 : 16});
-      }
-    }
-    k.launch({1, 1, 1}, args);
-    device.synchronize();
-    const int64_t launched_ns = monotonic_ns();
-    const runtime::cpu::CpuCompileCounters c = runtime::cpu::cpu_compile_counters();
-    std::printf("tritium-startup-child main_ns=%" PRId64 " loading_ns=%" PRId64 " compiled_ns=%" PRId64
-                " launched_ns=%" PRId64 " hits=%" PRIu64 " builds=%" PRIu64 "\n",
-                main_ns, loading_ns, compiled_ns, launched_ns, c.cache_hits, c.builds);
-    std::fflush(stdout);
-    return 0;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tritium-startup --child: %s\n", e.what());
-    return 1;
-  }
 }
 
 }  // namespace tritium::bench::startup

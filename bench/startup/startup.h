@@ -1,9 +1,9 @@
 // startup.h - the startup measurements of issue 2 (`tritium-startup`, bench/startup/):
 //   (a) cold compile: Module::from_file + Kernel::compile with an empty private cache, per
 //       compile unit of the built-in suite, split into frontend+passes and C++ compiler time;
-//   (b) cached launch from a new process: a fresh child process (this executable re-executed
-//       with the hidden `--child` flag) loads the module, compiles (a disk-cache hit), allocates
-//       tiny buffers, launches once on grid (1, 1, 1) and synchronizes.
+//   (b) cached launch from a new process: a fresh child process (tritium-startup-child,
+//       child.cpp, linked with tritium_core alone) loads the module, compiles (a disk-cache
+//       hit), allocates tiny buffers, launches once on grid (1, 1, 1) and synchronizes.
 //
 // Clocks: every timestamp is CLOCK_MONOTONIC (system-wide), so the parent's "just before
 // posix_spawn" and the child's "entered main()" / "after the launch" are comparable.
@@ -65,20 +65,14 @@ struct ChildRun {
   double compile_ms = 0;       ///< in the child: Module::from_file + Kernel::compile (cache hit)
   uint64_t cache_hits = 0;     ///< the child's cpu compile counters: disk-cache hits ...
   uint64_t builds = 0;         ///< ... and C++ compiler runs (0 for a warm cache)
+  uint64_t input_hits = 0;     ///< ... of the hits, those found without lowering
 };
 
-/// Spawns `exe --child FILE FUNCTION SIGNATURE` with TRITIUM_CACHE_DIR=`cache_root` and waits
-/// for it. `exe` must be an executable whose main() calls child_main for `--child` (the
-/// tritium-startup binary). Never throws.
+/// Spawns `exe FILE FUNCTION SIGNATURE` with TRITIUM_CACHE_DIR=`cache_root` and waits for
+/// it. `exe` is the tritium-startup-child executable (child.cpp), which prints one line
+/// "tritium-startup-child key=value ..." on success. Never throws.
 ChildRun run_cached_launch(const std::string& exe, const CompileUnit& u, const std::string& kernels_dir,
                            const std::filesystem::path& cache_root);
-
-/// The child side: `argv` = {prog, "--child", FILE, FUNCTION, SIGNATURE}; `main_ns` is the
-/// CLOCK_MONOTONIC stamp taken first thing in main(). Loads, compiles on the "cpu" device,
-/// launches once with tiny buffers (256 KiB each, integers 16 or 1 as the specialization
-/// demands, floats 1.0) and prints one line "tritium-startup-child key=value ..." to stdout.
-/// Returns the exit status (0 success, 1 failure with a message on stderr).
-int child_main(int argc, char** argv, int64_t main_ns);
 
 /// CLOCK_MONOTONIC now, in nanoseconds.
 int64_t monotonic_ns();

@@ -58,6 +58,17 @@ struct CompiledState {
   std::unique_ptr<ir::Module> ir;           ///< the IR itself (owned; locations into `module`)
   std::unique_ptr<runtime::LoadedKernel> loaded;  ///< the device's loaded kernel
   bool sanitize = false;                    ///< compiled in sanitize mode: launches pass bounds
+  /// Set when the kernel came from a cache hit without lowering (Kernel::compile): `ir` is
+  /// null and `ir_text` empty until CompiledKernel::ir() asks, which lowers again from
+  /// `source` (parsed anew) with these.
+  struct Relower {
+    std::vector<Parameter> params;
+    std::string signature;
+    CompileOptions options;
+    std::map<std::string, ConstexprValue> constexprs;
+  };
+  std::unique_ptr<Relower> relower;
+  std::mutex relower_mu;  ///< guards the lazy ir_text
 };
 
 /// The IR of one specialization, after the pass pipeline.

@@ -7,6 +7,10 @@
 
 #include "api/api_internal.h"
 #include "api/launch_args.h"
+#include "frontend/module_loader.h"
+#include "frontend/parser.h"
+#include "runtime/build_id.h"
+#include "runtime/cache.h"
 
 namespace tritium {
 
@@ -25,21 +29,12 @@ CompiledKernel Kernel::compile(const Device& device, const std::string& signatur
     if (it != module_->cache.end()) return CompiledKernel(it->second);
   }
 
-  detail::Lowered low = detail::lower(*module_, name_, params_, signature, options, constexprs);
-  auto state = std::make_shared<detail::CompiledState>();
-  state->source = module_->source;
-  state->device = dev;
-  state->name = name_;
-  state->signature = low.signature;
-  state->args = std::move(low.args);
-  state->ir_text = std::move(low.ir_text);
-  state->ir = std::move(low.ir);
   runtime::CodegenOptions cg;
   cg.portable_numerics = options.portable_numerics;
   cg.debug = options.debug;
   cg.num_warps = options.num_warps;
   cg.num_stages = options.num_stages;
-  cg.sanitize = state->sanitize = detail::sanitize_enabled(options);
+  cg.sanitize = detail::sanitize_enabled(options);
   if (cg.sanitize && dev->name() != "cpu" && dev->name() != "msl-emu") {
     // Asked for in the options: refused. Through the environment (a switch for whole test
     // runs over several backends): the other backends run unchecked, said once on stderr.
@@ -52,16 +47,79 @@ CompiledKernel Kernel::compile(const Device& device, const std::string& signatur
       fmt::print(stderr, "tritium: TRITIUM_SANITIZE=1 checks accesses on the cpu and msl-emu backends only; {} kernels run "
                          "unchecked\n", dev->name());
     });
-    cg.sanitize = state->sanitize = false;
+    cg.sanitize = false;
   }
-  try {
-    state->loaded = dev->compile(*state->ir, cg);
-  } catch (...) {
-    detail::rethrow_as_error(ErrorKind::Device,
-                             fmt::format("building kernel '{}' ({}) for {}", name_, state->signature, dev->name()));
+
+  // A cache hit without lowering: a new process loading a kernel it compiled before skips
+  // parsing the specialization into IR, the passes and rendering (most of a cached launch's
+  // time). The key covers everything lowering reads here: this build of tritium (a digest of
+  // its sources), the module's name and text, the kernel, the canonical specialization, the
+  // options; the backend adds its compiler, flags and host. Not used when compile-time code
+  // read other inputs (another file, the environment: frontend::dynamic_inputs_seen), with
+  // host globals, or with IR dumps asked for.
+  std::shared_ptr<detail::CompiledState> state;
+  std::string inputs;
+  bool host_globals = false;
+  {
+    std::lock_guard<std::mutex> lock(module_->mu);
+    host_globals = !module_->host_globals.empty();
   }
-  if (!state->loaded)
-    throw Error(ErrorKind::Internal, fmt::format("internal error: backend {} returned no kernel for '{}'", dev->name(), name_));
+  const bool by_inputs = options.dump_after.empty() && !options.dump && !host_globals;
+  if (by_inputs && !frontend::dynamic_inputs_seen()) {
+    inputs = runtime::content_hash({"tritium-kernel-inputs 1", runtime::build_id(), module_->source->name(),
+                                    module_->source->text(), name_, spec.str(), detail::options_key(options),
+                                    fmt::format("cg {} {} {} {} {}", cg.portable_numerics, cg.debug, cg.num_warps,
+                                                cg.num_stages, cg.sanitize)});
+    runtime::InputHit hit = dev->load_by_inputs(inputs, cg);
+    std::vector<ArgInfo> args;
+    detail::resolve_specialization(name_, params_, signature, constexprs, &args);
+    // The note: the canonical specialization, then each runtime argument's `written` flag.
+    const std::string expect = "sig " + spec.str() + "\nwritten ";
+    if (hit.loaded && hit.note.size() == expect.size() + args.size() && hit.note.compare(0, expect.size(), expect) == 0) {
+      for (size_t i = 0; i < args.size(); ++i) args[i].written = hit.note[expect.size() + i] == '1';
+      state = std::make_shared<detail::CompiledState>();
+      state->source = module_->source;
+      state->device = dev;
+      state->name = name_;
+      state->signature = spec.str();
+      state->args = std::move(args);
+      state->sanitize = cg.sanitize;
+      state->loaded = std::move(hit.loaded);
+      state->relower = std::make_unique<detail::CompiledState::Relower>(
+          detail::CompiledState::Relower{params_, signature, options, constexprs});
+      std::lock_guard<std::mutex> lock(module_->mu);
+      module_->compiled = true;  // host globals freeze at the first compile, as when lowering
+    }
+  }
+
+  if (!state) {
+    const uint64_t printed = frontend::compile_time_outputs();
+    detail::Lowered low = detail::lower(*module_, name_, params_, signature, options, constexprs);
+    state = std::make_shared<detail::CompiledState>();
+    state->source = module_->source;
+    state->device = dev;
+    state->name = name_;
+    state->signature = low.signature;
+    state->args = std::move(low.args);
+    state->ir_text = std::move(low.ir_text);
+    state->ir = std::move(low.ir);
+    state->sanitize = cg.sanitize;
+    try {
+      state->loaded = dev->compile(*state->ir, cg);
+    } catch (...) {
+      detail::rethrow_as_error(ErrorKind::Device,
+                               fmt::format("building kernel '{}' ({}) for {}", name_, state->signature, dev->name()));
+    }
+    if (!state->loaded)
+      throw Error(ErrorKind::Internal, fmt::format("internal error: backend {} returned no kernel for '{}'", dev->name(), name_));
+    // Lowering may have read other inputs (a helper file, the environment) or printed
+    // (tl.static_print, which a hit would not repeat): then record nothing.
+    if (by_inputs && !inputs.empty() && !frontend::dynamic_inputs_seen() && frontend::compile_time_outputs() == printed) {
+      std::string note = "sig " + state->signature + "\nwritten ";
+      for (const ArgInfo& a : state->args) note += a.written ? '1' : '0';
+      dev->remember_inputs(inputs, cg, *state->loaded, note);
+    }
+  }
 
   std::lock_guard<std::mutex> lock(module_->mu);
   auto [it, inserted] = module_->cache.emplace(key, state);
@@ -80,7 +138,23 @@ const std::string& CompiledKernel::name() const { return state_->name; }
 const std::string& CompiledKernel::signature() const { return state_->signature; }
 std::string CompiledKernel::backend() const { return state_->device->name(); }
 const std::vector<ArgInfo>& CompiledKernel::arguments() const { return state_->args; }
-const std::string& CompiledKernel::ir() const { return state_->ir_text; }
+const std::string& CompiledKernel::ir() const {
+  if (!state_->relower) return state_->ir_text;
+  std::lock_guard<std::mutex> lock(state_->relower_mu);
+  if (state_->ir_text.empty()) {  // a cache hit without lowering: lower now, from the source parsed anew
+    const detail::CompiledState::Relower& r = *state_->relower;
+    detail::ModuleState m;
+    m.source = state_->source;
+    try {
+      m.ast = frontend::parse_module(state_->source);
+    } catch (...) {
+      detail::rethrow_as_error(ErrorKind::Compile, "parsing " + state_->source->name());
+    }
+    frontend::PinScope pin_(&m.pins);
+    state_->ir_text = detail::lower(m, state_->name, r.params, r.signature, r.options, r.constexprs).ir_text;
+  }
+  return state_->ir_text;
+}
 const std::string& CompiledKernel::source() const { return state_->loaded->source(); }
 
 std::vector<std::string> CompiledKernel::assembly_kinds() const { return state_->loaded->assembly_kinds(); }

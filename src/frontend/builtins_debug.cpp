@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "frontend/builtins_impl.h"
+#include "frontend/module_loader.h"
 
 namespace tritium::frontend::bi {
 
@@ -59,6 +60,7 @@ CValue static_print(BuiltinContext&, CValues args, std::vector<KwArg> kw, SrcLoc
   for (const auto& v : a.rest()) parts.push_back(py_str(v));
   std::cout << fmt::format("{}", fmt::join(parts, str_arg(a["sep"], loc, "sep"))) << str_arg(a["end"], loc, "end");
   std::cout.flush();
+  note_compile_time_output();  // no lowering-free cache entry: the print repeats at each compile
   return CValue::none();
 }
 

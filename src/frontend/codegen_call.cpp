@@ -8,6 +8,7 @@
 
 #include "frontend/codegen_impl.h"
 #include "frontend/codegen_values.h"
+#include "frontend/module_loader.h"
 #include "frontend/stdlib/stdlib.h"
 
 namespace tritium::frontend::cg {
@@ -106,6 +107,7 @@ CValue FunctionGen::call_static_print(const CValues& args, SrcLoc loc) {
     line += py_str(args[i]);
   }
   std::cerr << line << "\n";
+  note_compile_time_output();  // no lowering-free cache entry: the print repeats at each compile
   return CValue::none();
 }
 

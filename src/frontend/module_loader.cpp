@@ -1,6 +1,8 @@
 // Import resolution for other Python files (see module_loader.h).
 #include "frontend/module_loader.h"
 
+#include <atomic>
+
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -40,7 +42,10 @@ thread_local PinnedImports* t_pins = nullptr;
 
 const Module* parse_cached_unpinned(const fs::path& p, const std::string& key);
 
+std::atomic<bool> g_dynamic_inputs{false};
+
 const Module* parse_cached(const fs::path& p) {
+  note_dynamic_input();
   std::error_code ec;
   const fs::path canon = fs::weakly_canonical(p, ec);
   const std::string key = (ec ? p : canon).string();
@@ -178,6 +183,16 @@ LoadedModule load_module(const Module& importer, const std::string& dotted, int 
   out.why_not = fmt::format("not found under {}", searched.empty() ? "no directory" : searched);
   return out;
 }
+
+void note_dynamic_input() { g_dynamic_inputs.store(true, std::memory_order_relaxed); }
+bool dynamic_inputs_seen() { return g_dynamic_inputs.load(std::memory_order_relaxed); }
+void reset_dynamic_inputs_for_testing() { g_dynamic_inputs.store(false, std::memory_order_relaxed); }
+
+namespace {
+thread_local uint64_t t_compile_time_outputs = 0;
+}  // namespace
+void note_compile_time_output() { ++t_compile_time_outputs; }
+uint64_t compile_time_outputs() { return t_compile_time_outputs; }
 
 PinScope::PinScope(PinnedImports* pins) : prev_(t_pins) { t_pins = pins; }
 PinScope::~PinScope() { t_pins = prev_; }

@@ -55,6 +55,22 @@ struct PinnedImports {
   std::map<std::string, const Module*> files;  ///< canonical path → parse
 };
 
+/// Marks that code evaluated at compile time read an input besides the kernel module's own
+/// text and tritium itself: another Python file (an import resolved by this loader) or the
+/// process environment (os.environ / os.getenv in host code). From then on this process
+/// neither uses nor records cache entries found without lowering (Kernel::compile): their
+/// key covers the module text, not such inputs. Sticky for the process.
+void note_dynamic_input();
+/// Whether note_dynamic_input() was called in this process.
+bool dynamic_inputs_seen();
+/// Clears the mark (tests only: each test of the lowering-free cache starts unmarked).
+void reset_dynamic_inputs_for_testing();
+/// Counts compile-time output on this thread (tl.static_print): a compile that printed
+/// records no lowering-free cache entry, so the print comes again at every compile.
+void note_compile_time_output();
+/// This thread's count so far.
+uint64_t compile_time_outputs();
+
 /// Makes `pins` the current thread's PinnedImports for its lifetime (the previous one is
 /// restored after; nullptr: none).
 class PinScope {

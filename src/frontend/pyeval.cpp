@@ -514,6 +514,7 @@ PyValue PyEvaluator::attribute(const PyValue& v, const std::string& attr, SrcLoc
     fail(loc, fmt::format("module '{}' has no attribute '{}'", v.s, attr));
   }
   if (v.kind == K::Module && v.s == "os") {  // the process environment, as Python reads it
+    note_dynamic_input();  // kernels may now depend on it: no lowering-free cache hits
     if (attr == "getenv") return PyValue::named(K::Builtin, "os.getenv");
     if (attr == "environ") {
       PyValue d;

@@ -83,6 +83,15 @@ class LoadedKernel {
   virtual std::vector<std::string> assembly_kinds() const { return {}; }
   /// What one program uses (all zero where the backend has no such figures: the default).
   virtual KernelUsage usage() const { return {}; }
+  /// The backend's disk-cache key of this kernel's code ("" where it keeps none: the
+  /// default). Device::remember_inputs records it.
+  virtual std::string code_key() const { return {}; }
+};
+
+/// A kernel found by the inputs it was compiled from (Device::load_by_inputs).
+struct InputHit {
+  std::unique_ptr<LoadedKernel> loaded;
+  std::string note;  ///< the caller's text stored with it (remember_inputs)
 };
 
 class Device {
@@ -99,6 +108,25 @@ class Device {
   /// Compiles the (fully inlined) kernel `fn` of the IR and loads it. Uses the on-disk
   /// cache when possible. Throws frontend::CompileError for constructs the backend refuses.
   virtual std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) = 0;
+  /// A cache hit without lowering: the kernel an earlier compile() built from the same inputs,
+  /// found by `inputs` (a digest of everything lowering depends on, from the caller; the
+  /// backend adds its own identity: compiler, flags, host), with the note stored with it.
+  /// Empty (the default, and on any miss or unreadable entry): the caller lowers and calls
+  /// compile().
+  virtual InputHit load_by_inputs(const std::string& inputs, const CodegenOptions& opts) {
+    (void)inputs;
+    (void)opts;
+    return {};
+  }
+  /// Records that `inputs` compiled to `k` (whose code_key() is set), with `note`, for
+  /// load_by_inputs. Best effort (an unwritable cache records nothing); default: nothing.
+  virtual void remember_inputs(const std::string& inputs, const CodegenOptions& opts, const LoadedKernel& k,
+                               const std::string& note) {
+    (void)inputs;
+    (void)opts;
+    (void)k;
+    (void)note;
+  }
   virtual void synchronize() = 0;
   /// Hardware figures by upstream Triton's names (see tritium::Device::properties()); empty
   /// where the backend has none (the default).

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -34,6 +36,7 @@ namespace fs = std::filesystem;
 
 std::atomic<uint64_t> g_cache_hits{0};
 std::atomic<uint64_t> g_builds{0};
+std::atomic<uint64_t> g_input_hits{0};
 
 
 // The cpu backend's execution model in the GPU terms of occupancy arithmetic (Device::
@@ -46,9 +49,10 @@ constexpr int kModelSharedBytes = 65536;
 
 class CpuKernel final : public LoadedKernel {
  public:
-  CpuKernel(void* handle, tritium_run_fn run, std::string source, std::string name, size_t num_params, int num_warps)
+  CpuKernel(void* handle, tritium_run_fn run, std::string source, std::string name, size_t num_params, int num_warps,
+            std::string code_key)
       : handle_(handle), run_(run), source_(std::move(source)), name_(std::move(name)), num_params_(num_params),
-        num_warps_(num_warps) {}
+        num_warps_(num_warps), code_key_(std::move(code_key)) {}
   ~CpuKernel() override {
     if (handle_) dlclose(handle_);
   }
@@ -100,6 +104,9 @@ class CpuKernel final : public LoadedKernel {
 
  public:
   const std::string& source() const override { return source_; }
+  std::string code_key() const override { return code_key_; }
+  const std::string& name() const { return name_; }
+  size_t num_params() const { return num_params_; }
   KernelUsage usage() const override {
     KernelUsage u;
     u.registers = kModelRegisters / num_warps_;
@@ -116,6 +123,7 @@ class CpuKernel final : public LoadedKernel {
   std::string name_;
   size_t num_params_;
   int num_warps_;
+  std::string code_key_;  // the disk-cache key of the .so / .cpp / .stack
 };
 
 std::string join(const std::vector<std::string>& v) {
@@ -202,9 +210,55 @@ class CpuDevice final : public Device {
         throw std::runtime_error("cpu backend: " + so.string() + " does not export tritium_run");
       }
       return std::make_unique<CpuKernel>(h, run, std::move(source), fn.name, fn.body.args.size(),
-                                         std::max(1, opts.num_warps));
+                                         std::max(1, opts.num_warps), key);
     }
     throw std::logic_error("unreachable");
+  }
+
+  // The `<inputs key>.inputs` entry: "tritium-cpu-inputs 1", then "code KEY", "name NAME",
+  // "params N", "note", and the caller's note to the end. Written only after compile()
+  // loaded the kernel and its stack check passed, so a hit needs neither again.
+  InputHit load_by_inputs(const std::string& inputs, const CodegenOptions& opts) override {
+    const std::string key = inputs_key(inputs, opts);
+    const std::optional<std::string> rec = cache_.read(key, "inputs");
+    if (!rec) return {};
+    std::istringstream in(*rec);
+    std::string magic, version, tag, code, name, note_tag;
+    size_t params = 0;
+    if (!(in >> magic >> version) || magic != "tritium-cpu-inputs" || version != "1") return {};
+    if (!(in >> tag >> code) || tag != "code") return {};
+    if (!(in >> tag >> name) || tag != "name") return {};
+    if (!(in >> tag >> params) || tag != "params") return {};
+    if (!(in >> note_tag) || note_tag != "note" || in.get() != '\n') return {};
+    std::string note((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::optional<fs::path> so = cache_.find(code, "so");
+    std::optional<std::string> source = cache_.read(code, "cpp");
+    if (!so || !source) return {};
+    void* h = dlopen(so->c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!h) return {};
+    auto run = reinterpret_cast<tritium_run_fn>(dlsym(h, "tritium_run"));
+    if (!run) {
+      dlclose(h);
+      return {};
+    }
+    g_cache_hits.fetch_add(1);
+    g_input_hits.fetch_add(1);
+    InputHit hit;
+    hit.loaded = std::make_unique<CpuKernel>(h, run, std::move(*source), name, params, std::max(1, opts.num_warps), code);
+    hit.note = std::move(note);
+    return hit;
+  }
+
+  void remember_inputs(const std::string& inputs, const CodegenOptions& opts, const LoadedKernel& k,
+                       const std::string& note) override {
+    const auto* ck = dynamic_cast<const CpuKernel*>(&k);
+    if (!ck || ck->code_key().empty()) return;
+    const std::string rec = fmt::format("tritium-cpu-inputs 1\ncode {}\nname {}\nparams {}\nnote\n{}", ck->code_key(),
+                                        ck->name(), ck->num_params(), note);
+    try {
+      cache_.write(inputs_key(inputs, opts), "inputs", rec);
+    } catch (const std::exception&) {  // best effort: the next process lowers again
+    }
   }
 
  private:
@@ -226,6 +280,13 @@ class CpuDevice final : public Device {
     return out;
   }
 
+  /// The caller's digest of the inputs plus this backend's identity (what compile() keys
+  /// the code on besides the source).
+  static std::string inputs_key(const std::string& inputs, const CodegenOptions& opts) {
+    return content_hash({"tritium-cpu-inputs", TRITIUM_VERSION, inputs, compiler_identity(),
+                         join(kernel_flags(opts.portable_numerics)), host_cpu_identity()});
+  }
+
   DiskCache cache_;
 };
 
@@ -235,7 +296,9 @@ std::unique_ptr<Device> make_cpu_device(const CpuDeviceOptions& options) {
   return std::make_unique<CpuDevice>(options);
 }
 
-CpuCompileCounters cpu_compile_counters() { return CpuCompileCounters{g_cache_hits.load(), g_builds.load()}; }
+CpuCompileCounters cpu_compile_counters() {
+  return CpuCompileCounters{g_cache_hits.load(), g_builds.load(), g_input_hits.load()};
+}
 
 }  // namespace cpu
 

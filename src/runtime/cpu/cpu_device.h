@@ -27,8 +27,9 @@ std::unique_ptr<Device> make_cpu_device(const CpuDeviceOptions& options);
 
 /// Process-wide counters of the CPU compile path (for tests and diagnostics).
 struct CpuCompileCounters {
-  uint64_t cache_hits = 0;  ///< compile() calls served from the on-disk cache
+  uint64_t cache_hits = 0;  ///< compiles served from the on-disk cache (input hits included)
   uint64_t builds = 0;      ///< compile() calls that ran the C++ compiler
+  uint64_t input_hits = 0;  ///< of the hits, those found by their inputs without lowering
 };
 /// A snapshot of the counters.
 CpuCompileCounters cpu_compile_counters();

@@ -1,7 +1,7 @@
 // Tests of the startup measurements (bench/startup): the suite's compile units, a cold compile
-// that fills an empty private cache, a cached-launch child process (the built tritium-startup,
-// TRITIUM_STARTUP_PATH) that hits that cache without running the C++ compiler, detection of a
-// miss and of a failing child, and the verdict logic. No speed is asserted here: speed is
+// that fills an empty private cache, a cached-launch child process (the built
+// tritium-startup-child, TRITIUM_STARTUP_PATH) that hits that cache without running the C++
+// compiler, detection of a miss and of a failing child, and the verdict logic. No speed is asserted here: speed is
 // measured by the harness, never by a unit test.
 #include "bench/startup/startup.h"
 #include "bench/startup/startup_report.h"
@@ -16,7 +16,7 @@
 #include <tuple>
 
 #ifndef TRITIUM_STARTUP_PATH
-#error "TRITIUM_STARTUP_PATH must name the tritium-startup executable"
+#error "TRITIUM_STARTUP_PATH must name the tritium-startup-child executable"
 #endif
 
 namespace {
@@ -94,13 +94,15 @@ TEST(StartupMeasure, ColdCompileFillsTheCacheAndTheChildHitsItWithoutTheCompiler
   EXPECT_EQ(after_cold[".so"], 1);
   EXPECT_EQ(after_cold[".cpp"], 1);
   EXPECT_EQ(after_cold[".stack"], 1);  // the compiler's stack-usage figures (cpu_device.cpp)
-  EXPECT_EQ(cold.cache_entries, 3);
+  EXPECT_EQ(after_cold[".inputs"], 1);  // found by its inputs, without lowering (Kernel::compile)
+  EXPECT_EQ(cold.cache_entries, 4);
 
   for (int i = 0; i < 2; ++i) {
     const ChildRun r = run_cached_launch(TRITIUM_STARTUP_PATH, u, kKernels, cache);
     ASSERT_TRUE(r.ok) << r.error;
     EXPECT_EQ(r.cache_hits, 1u);
     EXPECT_EQ(r.builds, 0u);  // the child never ran the C++ compiler
+    EXPECT_EQ(r.input_hits, 1u);  // nor lowered the kernel
     EXPECT_GT(r.exec_to_main_ms, 0);
     EXPECT_GT(r.main_to_launched_ms, 0);
     EXPECT_GT(r.compile_ms, 0);
