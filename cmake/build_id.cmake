@@ -1,6 +1,7 @@
 # The build identity of tritium_core: a SHA-256 over the text of every file that decides what
-# the compiler generates (src/, include/, the embedded stdlib, these CMake files), regenerated
-# at build time whenever one of them changes. The CPU backend keys its lowering-free cache
+# the compiler generates (src/, include/, the embedded stdlib, the CMake files) and over how
+# it was built (compiler and version, build type and flags, fmt / nlohmann_json versions,
+# sanitizer builds), regenerated at build time whenever one of them changes. The CPU backend keys its lowering-free cache
 # entries on it (src/runtime/build_id.h): a cached kernel is reused only by the exact tritium
 # that built it, whatever the version string says.
 #
@@ -12,7 +13,8 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
   file(GLOB_RECURSE _tritium_id_inputs CONFIGURE_DEPENDS
        ${CMAKE_SOURCE_DIR}/src/*.cpp ${CMAKE_SOURCE_DIR}/src/*.h ${CMAKE_SOURCE_DIR}/src/*.inc
        ${CMAKE_SOURCE_DIR}/src/*.def ${CMAKE_SOURCE_DIR}/src/*.py ${CMAKE_SOURCE_DIR}/include/*.h)
-  list(APPEND _tritium_id_inputs ${CMAKE_SOURCE_DIR}/CMakeLists.txt ${CMAKE_CURRENT_LIST_FILE})
+  file(GLOB _tritium_id_cmake CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/cmake/*.cmake)
+  list(APPEND _tritium_id_inputs ${CMAKE_SOURCE_DIR}/CMakeLists.txt ${_tritium_id_cmake})
   list(SORT _tritium_id_inputs)
   set(_tritium_id_list ${CMAKE_BINARY_DIR}/generated/build_id_inputs.txt)
   string(REPLACE ";" "\n" _tritium_id_lines "${_tritium_id_inputs}")
@@ -21,6 +23,7 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
   add_custom_command(
     OUTPUT ${_tritium_id_cpp}
     COMMAND ${CMAKE_COMMAND} -DOUT=${_tritium_id_cpp} -DLIST=${_tritium_id_list} -DROOT=${CMAKE_SOURCE_DIR}
+            "-DHOW=${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION} ${CMAKE_BUILD_TYPE} ${CMAKE_CXX_FLAGS} fmt ${fmt_VERSION} nlohmann_json ${nlohmann_json_VERSION} fuzz ${TRITIUM_FUZZ}"
             -P ${CMAKE_CURRENT_LIST_FILE}
     DEPENDS ${_tritium_id_inputs} ${_tritium_id_list}
     COMMENT "Hashing tritium's sources (the build identity of cached kernels)"
@@ -30,7 +33,7 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
 endif()
 
 file(STRINGS ${LIST} _files)
-set(_all "")
+set(_all "built with: ${HOW}\n")
 foreach(_f IN LISTS _files)
   file(SHA256 ${_f} _h)
   file(RELATIVE_PATH _rel ${ROOT} ${_f})

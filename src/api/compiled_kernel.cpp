@@ -13,6 +13,25 @@
 #include "runtime/cache.h"
 
 namespace tritium {
+namespace {
+
+// The named constexprs, each value tagged with its type and strings length-prefixed: two
+// different maps never give the same text (the canonical specialization quotes strings
+// without escaping, so A="x', B='z" and {A="x", B="z"} print alike).
+std::string constexprs_key(const std::map<std::string, ConstexprValue>& constexprs) {
+  std::string out;
+  for (const auto& [name, v] : constexprs) {
+    out += fmt::format("{}:{}=", name.size(), name);
+    if (const auto* i = std::get_if<int64_t>(&v)) out += fmt::format("i{};", *i);
+    else if (const auto* d = std::get_if<double>(&v)) out += fmt::format("d{:a};", *d);
+    else if (const auto* b = std::get_if<bool>(&v)) out += *b ? "b1;" : "b0;";
+    else if (const auto* str = std::get_if<std::string>(&v)) out += fmt::format("s{}:{};", str->size(), *str);
+    else out += fmt::format("t{}:{};", std::get<DType>(v).name.size(), std::get<DType>(v).name);
+  }
+  return out;
+}
+
+}  // namespace
 
 CompiledKernel Kernel::compile(const Device& device, const std::string& signature, const CompileOptions& options,
                                const std::map<std::string, ConstexprValue>& constexprs) const {
@@ -21,7 +40,8 @@ CompiledKernel Kernel::compile(const Device& device, const std::string& signatur
   // The key needs the canonical specialization, which needs the signature checked first.
   detail::validate_options(options);
   frontend::Specialization spec = detail::resolve_specialization(name_, params_, signature, constexprs, nullptr);
-  std::string key = fmt::format("{}|{}|{}|{}", name_, spec.str(), detail::options_key(options),
+  const std::string named = constexprs_key(constexprs);
+  std::string key = fmt::format("{}|{}|{}|{}|{}", name_, spec.str(), named, detail::options_key(options),
                                 static_cast<const void*>(dev.get()));
   if (options.dump_after.empty()) {
     std::lock_guard<std::mutex> lock(module_->mu);
@@ -61,21 +81,28 @@ CompiledKernel Kernel::compile(const Device& device, const std::string& signatur
   std::string inputs;
   bool host_globals = false;
   {
+    // Read the host globals and freeze them in one step (lowering freezes them too): a
+    // set_host_globals racing this compile cannot slip in between and be lowered into a
+    // kernel recorded under a key that assumes none.
     std::lock_guard<std::mutex> lock(module_->mu);
     host_globals = !module_->host_globals.empty();
+    module_->compiled = true;
   }
   const bool by_inputs = options.dump_after.empty() && !options.dump && !host_globals;
   if (by_inputs && !frontend::dynamic_inputs_seen()) {
     inputs = runtime::content_hash({"tritium-kernel-inputs 1", runtime::build_id(), module_->source->name(),
-                                    module_->source->text(), name_, spec.str(), detail::options_key(options),
+                                    module_->source->text(), name_, signature, named, spec.str(),
+                                    detail::options_key(options),
                                     fmt::format("cg {} {} {} {} {}", cg.portable_numerics, cg.debug, cg.num_warps,
                                                 cg.num_stages, cg.sanitize)});
-    runtime::InputHit hit = dev->load_by_inputs(inputs, cg);
     std::vector<ArgInfo> args;
     detail::resolve_specialization(name_, params_, signature, constexprs, &args);
     // The note: the canonical specialization, then each runtime argument's `written` flag.
     const std::string expect = "sig " + spec.str() + "\nwritten ";
-    if (hit.loaded && hit.note.size() == expect.size() + args.size() && hit.note.compare(0, expect.size(), expect) == 0) {
+    runtime::InputHit hit = dev->load_by_inputs(inputs, cg, [&](const std::string& note) {
+      return note.size() == expect.size() + args.size() && note.compare(0, expect.size(), expect) == 0;
+    });
+    if (hit.loaded) {
       for (size_t i = 0; i < args.size(); ++i) args[i].written = hit.note[expect.size() + i] == '1';
       state = std::make_shared<detail::CompiledState>();
       state->source = module_->source;
@@ -87,8 +114,6 @@ CompiledKernel Kernel::compile(const Device& device, const std::string& signatur
       state->loaded = std::move(hit.loaded);
       state->relower = std::make_unique<detail::CompiledState::Relower>(
           detail::CompiledState::Relower{params_, signature, options, constexprs});
-      std::lock_guard<std::mutex> lock(module_->mu);
-      module_->compiled = true;  // host globals freeze at the first compile, as when lowering
     }
   }
 

@@ -3,6 +3,7 @@
 // load, launch, synchronize, properties. Optional entries say so.
 #pragma once
 #include <array>
+#include <functional>
 #include <map>
 #include <cstddef>
 #include <cstdint>
@@ -110,12 +111,14 @@ class Device {
   virtual std::unique_ptr<LoadedKernel> compile(const ir::Module& m, const CodegenOptions& opts) = 0;
   /// A cache hit without lowering: the kernel an earlier compile() built from the same inputs,
   /// found by `inputs` (a digest of everything lowering depends on, from the caller; the
-  /// backend adds its own identity: compiler, flags, host), with the note stored with it.
-  /// Empty (the default, and on any miss or unreadable entry): the caller lowers and calls
-  /// compile().
-  virtual InputHit load_by_inputs(const std::string& inputs, const CodegenOptions& opts) {
+  /// backend adds its own identity: compiler, flags, host), with the note stored with it,
+  /// when `accept(note)` holds. Empty (the default, and on any miss, unreadable entry or
+  /// refused note): the caller lowers and calls compile().
+  virtual InputHit load_by_inputs(const std::string& inputs, const CodegenOptions& opts,
+                                  const std::function<bool(const std::string& note)>& accept) {
     (void)inputs;
     (void)opts;
+    (void)accept;
     return {};
   }
   /// Records that `inputs` compiled to `k` (whose code_key() is set), with `note`, for

@@ -218,7 +218,8 @@ class CpuDevice final : public Device {
   // The `<inputs key>.inputs` entry: "tritium-cpu-inputs 1", then "code KEY", "name NAME",
   // "params N", "note", and the caller's note to the end. Written only after compile()
   // loaded the kernel and its stack check passed, so a hit needs neither again.
-  InputHit load_by_inputs(const std::string& inputs, const CodegenOptions& opts) override {
+  InputHit load_by_inputs(const std::string& inputs, const CodegenOptions& opts,
+                          const std::function<bool(const std::string& note)>& accept) override {
     const std::string key = inputs_key(inputs, opts);
     const std::optional<std::string> rec = cache_.read(key, "inputs");
     if (!rec) return {};
@@ -231,6 +232,7 @@ class CpuDevice final : public Device {
     if (!(in >> tag >> params) || tag != "params") return {};
     if (!(in >> note_tag) || note_tag != "note" || in.get() != '\n') return {};
     std::string note((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!accept(note)) return {};
     const std::optional<fs::path> so = cache_.find(code, "so");
     std::optional<std::string> source = cache_.read(code, "cpp");
     if (!so || !source) return {};

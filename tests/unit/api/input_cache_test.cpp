@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <random>
 #include <string>
 #include <unistd.h>
@@ -166,6 +167,38 @@ def affine(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
   EXPECT_EQ(cpu::cpu_compile_counters().input_hits, hits);
   check(b, dev2, 3.0);
   ::unsetenv("TRITIUM_INPUT_CACHE_TEST_MUL");
+}
+
+// Named constexprs are keyed by value and type, not by the canonical specialization text,
+// which quotes strings without escaping: {A: "x', B='z"} and {A: "x", B: "z"} print alike.
+TEST_F(InputCache, NamedConstexprsThatPrintAlikeMiss) {
+  const char* src = R"(import triton
+import triton.language as tl
+
+@triton.jit
+def pick(out_ptr, A: tl.constexpr, B: tl.constexpr = 'y'):
+    offs = tl.arange(0, 16)
+    if B == 'z':
+        tl.store(out_ptr + offs, tl.full([16], 2.0, tl.float32))
+    else:
+        tl.store(out_ptr + offs, tl.full([16], 1.0, tl.float32))
+)";
+  auto run = [&](const std::map<std::string, tritium::ConstexprValue>& cx) {
+    tritium::Device d = device();
+    auto k = tritium::Module::from_string(src, "pick.py").kernel("pick").compile(d, "*fp32", {}, cx);
+    std::vector<float> out(16, std::nanf(""));
+    auto b = d.upload(out);
+    k.launch({1, 1, 1}, {b});
+    return b.download<float>();
+  };
+  const std::vector<float> z = run({{"A", std::string("x")}, {"B", std::string("z")}});
+  const uint64_t hits = cpu::cpu_compile_counters().input_hits;
+  const std::vector<float> y = run({{"A", std::string("x', B='z")}});
+  EXPECT_EQ(cpu::cpu_compile_counters().input_hits, hits);
+  for (int i = 0; i < 16; ++i) {
+    EXPECT_EQ(z[i], 2.0f) << i;
+    EXPECT_EQ(y[i], 1.0f) << i;  // B keeps its default 'y'
+  }
 }
 
 // tl.static_print prints whenever the kernel is compiled: a compile that printed records
