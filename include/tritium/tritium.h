@@ -688,7 +688,10 @@ class CompiledKernel {
   std::string backend() const;
   /// The runtime parameters, in launch order.
   const std::vector<ArgInfo>& arguments() const;
-  /// The IR after the pass pipeline, as text.
+  /// The IR after the pass pipeline, as text. A kernel the cpu backend loaded from its disk
+  /// cache without lowering (a new process compiling a kernel compiled before) lowers it
+  /// here on the first call, from the module text it was compiled from (milliseconds; the
+  /// same errors as Kernel::ir, though the compile that recorded the entry succeeded).
   const std::string& ir() const;
   /// The backend's generated source (C++ for cpu; the IR text for interp).
   const std::string& source() const;
