@@ -39,7 +39,8 @@ CompiledKernel Kernel::compile(const Device& device, const std::string& signatur
   const std::shared_ptr<runtime::Device>& dev = device.impl();
   // The key needs the canonical specialization, which needs the signature checked first.
   detail::validate_options(options);
-  frontend::Specialization spec = detail::resolve_specialization(name_, params_, signature, constexprs, nullptr);
+  std::vector<ArgInfo> args;  // `written` is filled by lowering or from the cache entry's note
+  frontend::Specialization spec = detail::resolve_specialization(name_, params_, signature, constexprs, &args);
   const std::string named = constexprs_key(constexprs);
   std::string key = fmt::format("{}|{}|{}|{}|{}", name_, spec.str(), named, detail::options_key(options),
                                 static_cast<const void*>(dev.get()));
@@ -77,7 +78,12 @@ CompiledKernel Kernel::compile(const Device& device, const std::string& signatur
   // options; the backend adds its compiler, flags and host. Not used when compile-time code
   // read other inputs (another file, the environment: frontend::dynamic_inputs_seen), with
   // host globals, or with IR dumps asked for.
-  std::shared_ptr<detail::CompiledState> state;
+  auto state = std::make_shared<detail::CompiledState>();
+  state->source = module_->source;
+  state->device = dev;
+  state->name = name_;
+  state->signature = spec.str();
+  state->sanitize = cg.sanitize;
   std::string inputs;
   bool host_globals = false;
   {
@@ -88,6 +94,9 @@ CompiledKernel Kernel::compile(const Device& device, const std::string& signatur
     host_globals = !module_->host_globals.empty();
     module_->compiled = true;
   }
+  // The cache entry's note: the canonical specialization, then each runtime argument's
+  // `written` flag ('0' / '1').
+  const std::string note_prefix = "sig " + state->signature + "\nwritten ";
   const bool by_inputs = options.dump_after.empty() && !options.dump && !host_globals;
   if (by_inputs && !frontend::dynamic_inputs_seen()) {
     inputs = runtime::content_hash({"tritium-kernel-inputs 1", runtime::build_id(), module_->source->name(),
@@ -95,40 +104,25 @@ CompiledKernel Kernel::compile(const Device& device, const std::string& signatur
                                     detail::options_key(options),
                                     fmt::format("cg {} {} {} {} {}", cg.portable_numerics, cg.debug, cg.num_warps,
                                                 cg.num_stages, cg.sanitize)});
-    std::vector<ArgInfo> args;
-    detail::resolve_specialization(name_, params_, signature, constexprs, &args);
-    // The note: the canonical specialization, then each runtime argument's `written` flag.
-    const std::string expect = "sig " + spec.str() + "\nwritten ";
     runtime::InputHit hit = dev->load_by_inputs(inputs, cg, [&](const std::string& note) {
-      return note.size() == expect.size() + args.size() && note.compare(0, expect.size(), expect) == 0;
+      return note.size() == note_prefix.size() + args.size() && note.compare(0, note_prefix.size(), note_prefix) == 0;
     });
     if (hit.loaded) {
-      for (size_t i = 0; i < args.size(); ++i) args[i].written = hit.note[expect.size() + i] == '1';
-      state = std::make_shared<detail::CompiledState>();
-      state->source = module_->source;
-      state->device = dev;
-      state->name = name_;
-      state->signature = spec.str();
+      for (size_t i = 0; i < args.size(); ++i) args[i].written = hit.note[note_prefix.size() + i] == '1';
       state->args = std::move(args);
-      state->sanitize = cg.sanitize;
       state->loaded = std::move(hit.loaded);
       state->relower = std::make_unique<detail::CompiledState::Relower>(
           detail::CompiledState::Relower{params_, signature, options, constexprs});
     }
   }
 
-  if (!state) {
+  if (!state->loaded) {
     const uint64_t printed = frontend::compile_time_outputs();
     detail::Lowered low = detail::lower(*module_, name_, params_, signature, options, constexprs);
-    state = std::make_shared<detail::CompiledState>();
-    state->source = module_->source;
-    state->device = dev;
-    state->name = name_;
     state->signature = low.signature;
     state->args = std::move(low.args);
     state->ir_text = std::move(low.ir_text);
     state->ir = std::move(low.ir);
-    state->sanitize = cg.sanitize;
     try {
       state->loaded = dev->compile(*state->ir, cg);
     } catch (...) {
@@ -140,7 +134,7 @@ CompiledKernel Kernel::compile(const Device& device, const std::string& signatur
     // Lowering may have read other inputs (a helper file, the environment) or printed
     // (tl.static_print, which a hit would not repeat): then record nothing.
     if (by_inputs && !inputs.empty() && !frontend::dynamic_inputs_seen() && frontend::compile_time_outputs() == printed) {
-      std::string note = "sig " + state->signature + "\nwritten ";
+      std::string note = note_prefix;
       for (const ArgInfo& a : state->args) note += a.written ? '1' : '0';
       dev->remember_inputs(inputs, cg, *state->loaded, note);
     }

@@ -198,16 +198,11 @@ class CpuDevice final : public Device {
         g_builds.fetch_add(1);
       }
       check_program_stack(fn, *stack, "cpu backend");  // a program overflowing its thread's stack would crash
-      void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+      std::string why;
+      auto [h, run] = open_object(so, &why);
       if (!h) {
         if (attempt == 0) continue;  // an unloadable cache entry: rebuild once
-        throw std::runtime_error(fmt::format("cpu backend: cannot load {}: {}", so.string(), dlerror()));
-      }
-      auto run = reinterpret_cast<tritium_run_fn>(dlsym(h, "tritium_run"));
-      if (!run) {
-        dlclose(h);
-        if (attempt == 0) continue;
-        throw std::runtime_error("cpu backend: " + so.string() + " does not export tritium_run");
+        throw std::runtime_error("cpu backend: " + why);
       }
       return std::make_unique<CpuKernel>(h, run, std::move(source), fn.name, fn.body.args.size(),
                                          std::max(1, opts.num_warps), key);
@@ -236,13 +231,8 @@ class CpuDevice final : public Device {
     const std::optional<fs::path> so = cache_.find(code, "so");
     std::optional<std::string> source = cache_.read(code, "cpp");
     if (!so || !source) return {};
-    void* h = dlopen(so->c_str(), RTLD_NOW | RTLD_LOCAL);
+    auto [h, run] = open_object(*so, nullptr);
     if (!h) return {};
-    auto run = reinterpret_cast<tritium_run_fn>(dlsym(h, "tritium_run"));
-    if (!run) {
-      dlclose(h);
-      return {};
-    }
     g_cache_hits.fetch_add(1);
     g_input_hits.fetch_add(1);
     InputHit hit;
@@ -280,6 +270,23 @@ class CpuDevice final : public Device {
     std::error_code ec;
     fs::remove_all(dir, ec);
     return out;
+  }
+
+  /// dlopen's `so` and finds its tritium_run: {handle, entry}, or {nullptr, nullptr} with
+  /// the reason in `*why` (when given).
+  static std::pair<void*, tritium_run_fn> open_object(const fs::path& so, std::string* why) {
+    void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+      if (why) *why = fmt::format("cannot load {}: {}", so.string(), dlerror());
+      return {nullptr, nullptr};
+    }
+    auto run = reinterpret_cast<tritium_run_fn>(dlsym(h, "tritium_run"));
+    if (!run) {
+      dlclose(h);
+      if (why) *why = so.string() + " does not export tritium_run";
+      return {nullptr, nullptr};
+    }
+    return {h, run};
   }
 
   /// The caller's digest of the inputs plus this backend's identity (what compile() keys
