@@ -257,7 +257,11 @@ TR_INLINE void tr_pf_note(tr_pf* pf, int site, const void* row, int64_t bytes) {
 }
 // Prefetches the next `lines` lines of the queue (compute loops call it once per strip of
 // 16 * lines elements, outside the vectorized inner loop).
+// Unrolled on purpose (a strip asks for at most 16 lines): the kernel flags' peeling limit
+// (runtime/cpu/compiler.cpp) would otherwise leave a loop here, measured ~6 % slower on
+// SwiGLU-rows bf16.
 TR_INLINE void tr_pf_step(tr_pf* pf, int lines) {
+#pragma GCC unroll 16
   for (; lines > 0 && pf->i != pf->n; --lines) {
     const int k = pf->i & 7;
     __builtin_prefetch((const void*)pf->cur[k]);

@@ -99,6 +99,20 @@ const std::string& host_cpu_identity() {
   return id;
 }
 
+bool is_gnu_compiler(const std::vector<std::string>& command) {
+  // The compiler is the last word that is not an option ("ccache g++ -m64" -> g++), named
+  // by the file it resolves to: Debian's c++ -> /etc/alternatives -> x86_64-linux-gnu-g++-12.
+  for (auto it = command.rbegin(); it != command.rend(); ++it) {
+    if (it->empty() || (*it)[0] == '-') continue;
+    std::error_code ec;
+    fs::path real = fs::canonical(resolve_on_path(*it), ec);
+    const std::string name = (ec ? fs::path(*it) : real).filename().string();
+    if (name.find("clang") != std::string::npos) return false;
+    return name.find("g++") != std::string::npos || name.find("gcc") != std::string::npos;
+  }
+  return false;
+}
+
 std::vector<std::string> kernel_flags(bool portable) {
   (void)portable;
 #if defined(__aarch64__)  // Apple clang on arm64 takes -mcpu=native, not -march=native
@@ -116,6 +130,18 @@ std::vector<std::string> kernel_flags(bool portable) {
   // on the 2-core Xeon CI machine: fp16 vector add 12.2 ms vs 16.2 ms at 2^25 elements).
   f.push_back("-mprefer-vector-width=512");
 #endif
+  // GCC's complete peeling replaces a loop of known trip count by copies of its body while
+  // the copies stay under max-completely-peeled-insns (default 200) instructions. The
+  // generated code's block loops (rows of 16 lanes, reduction trees, tails of conversion
+  // loops) all qualify, and each copy is then optimised again: most of a cold compile of
+  // the attention kernels. At 100 the worst suite kernel (attention, causal, fp16 / bf16,
+  // 2x2x100x128) compiles in ~0.65 s instead of ~1.0 s with run times unchanged within
+  // the noise of an interleaved A/B; a limit on the copies instead
+  // (max-completely-peel-times=4) compiled faster still but made attention bf16
+  // 1x4x1024x128 5 % slower (docs/perf/2026-12-06-cpu-cold-compile.md). Clang has no such
+  // parameter.
+  static const bool gnu = is_gnu_compiler(compiler_command());
+  if (gnu) f.push_back("--param=max-completely-peeled-insns=100");
   return f;
 }
 

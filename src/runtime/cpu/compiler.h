@@ -5,6 +5,7 @@
 // tritium itself was built with (TRITIUM_CXX_COMPILER), else `c++`. Kernels are built with
 //   -std=gnu++20 -O3 -march=native -fPIC -shared -ffp-contract=off -fno-fast-math
 //   -fno-math-errno -fno-trapping-math -fno-builtin-<f> for every transcendental libm function
+// (plus, on x86-64, -mprefer-vector-width=512, and for GCC --param=max-completely-peeled-insns=100)
 // Contraction is off in both numerics modes (the reference interpreter does not contract);
 // -fno-math-errno and -fno-trapping-math change no result (errno and floating-point
 // exception flags are not observable by kernels) but let the compiler if-convert and
@@ -33,6 +34,11 @@ const std::string& compiler_identity();
 /// A string identifying the host processor (model name and feature flags), because
 /// kernels are built with -march=native.
 const std::string& host_cpu_identity();
+
+/// Whether `command` (see compiler_command) runs GCC: its last non-option word, resolved on
+/// PATH and through symbolic links, names g++ or gcc and not clang. Decides the GCC-only
+/// tuning parameters of kernel_flags; a wrong guess costs compile time, never a result.
+bool is_gnu_compiler(const std::vector<std::string>& command);
 
 /// The flags kernels are compiled with (`portable` keeps the same flags today: the CPU
 /// backend never contracts; the argument is there so the modes can diverge).
